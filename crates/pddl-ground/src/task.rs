@@ -1,0 +1,261 @@
+//! The ground task: what every search engine runs on.
+//!
+//! Facts, numeric fluents and operators are identified by dense integer
+//! ids (indices into the vectors of [`Task`]). Facts that never change
+//! have been compiled away: every fact id here can change value.
+
+use std::fmt;
+
+/// Index of a propositional fact in [`Task::facts`].
+pub type FactId = u32;
+/// Index of a numeric fluent in [`Task::fluents`].
+pub type FluentId = u32;
+/// Index of an operator in [`Task::operators`].
+pub type OperatorId = u32;
+/// Operator cost: a non-negative integer (PDDL costs must be integral to
+/// become operator costs; see [`CostModel`]).
+pub type Cost = u64;
+
+/// A ground atom such as `(on a b)`: predicate and object names, lower case.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GroundAtom {
+    /// Predicate (or function) name.
+    pub predicate: String,
+    /// Object names in order.
+    pub args: Vec<String>,
+}
+
+impl fmt::Display for GroundAtom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}", self.predicate)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// A ground numeric expression over fluent ids.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NumExpr {
+    /// A constant.
+    Const(f64),
+    /// The current value of a fluent.
+    Fluent(FluentId),
+    /// Unary minus.
+    Neg(Box<NumExpr>),
+    /// `a + b`.
+    Add(Box<NumExpr>, Box<NumExpr>),
+    /// `a - b`.
+    Sub(Box<NumExpr>, Box<NumExpr>),
+    /// `a * b`.
+    Mul(Box<NumExpr>, Box<NumExpr>),
+    /// `a / b`.
+    Div(Box<NumExpr>, Box<NumExpr>),
+}
+
+impl NumExpr {
+    /// Evaluates the expression; `None` when a fluent is undefined (NaN)
+    /// or a division by zero occurs.
+    pub fn eval(&self, fluents: &[f64]) -> Option<f64> {
+        let v = match self {
+            NumExpr::Const(c) => *c,
+            NumExpr::Fluent(f) => fluents[*f as usize],
+            NumExpr::Neg(a) => -a.eval(fluents)?,
+            NumExpr::Add(a, b) => a.eval(fluents)? + b.eval(fluents)?,
+            NumExpr::Sub(a, b) => a.eval(fluents)? - b.eval(fluents)?,
+            NumExpr::Mul(a, b) => a.eval(fluents)? * b.eval(fluents)?,
+            NumExpr::Div(a, b) => {
+                let d = b.eval(fluents)?;
+                if d == 0.0 {
+                    return None;
+                }
+                a.eval(fluents)? / d
+            }
+        };
+        (!v.is_nan()).then_some(v)
+    }
+}
+
+/// Numeric comparison operators (same meaning as in the syntax crate).
+pub use pddl_syntax::ast::Comparison;
+/// Numeric effect operators (same meaning as in the syntax crate).
+pub use pddl_syntax::ast::AssignOp;
+
+/// A ground numeric condition `lhs OP rhs`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumCondition {
+    /// Comparison operator.
+    pub op: Comparison,
+    /// Left-hand side.
+    pub lhs: NumExpr,
+    /// Right-hand side.
+    pub rhs: NumExpr,
+}
+
+impl NumCondition {
+    /// Whether the condition holds; false when either side is undefined.
+    pub fn holds(&self, fluents: &[f64]) -> bool {
+        match (self.lhs.eval(fluents), self.rhs.eval(fluents)) {
+            (Some(a), Some(b)) => self.op.holds(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// A ground numeric effect `(op fluent expr)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumEffect {
+    /// Effect operator.
+    pub op: AssignOp,
+    /// The fluent changed.
+    pub fluent: FluentId,
+    /// Right-hand side, evaluated in the state before the step.
+    pub expr: NumExpr,
+}
+
+/// A conjunction of ground literals and numeric conditions.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Conjunction {
+    /// Facts that must be true.
+    pub pos: Vec<FactId>,
+    /// Facts that must be false.
+    pub neg: Vec<FactId>,
+    /// Numeric conditions that must hold.
+    pub numeric: Vec<NumCondition>,
+}
+
+impl Conjunction {
+    /// Whether the conjunction has no conditions at all.
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty() && self.neg.is_empty() && self.numeric.is_empty()
+    }
+}
+
+/// Effects that take place when their condition holds in the state before
+/// the step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConditionalEffect {
+    /// Condition, evaluated in the state before the step.
+    pub condition: Conjunction,
+    /// Facts made true.
+    pub add: Vec<FactId>,
+    /// Facts made false (an add of the same step wins).
+    pub del: Vec<FactId>,
+    /// Numeric effects.
+    pub numeric: Vec<NumEffect>,
+}
+
+/// A ground operator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operator {
+    /// Action schema name, lower case.
+    pub name: String,
+    /// Object names bound to the schema's parameters, in order.
+    pub args: Vec<String>,
+    /// Precondition.
+    pub precondition: Conjunction,
+    /// Unconditional facts made true.
+    pub add: Vec<FactId>,
+    /// Unconditional facts made false (an add of the same step wins).
+    pub del: Vec<FactId>,
+    /// Unconditional numeric effects.
+    pub numeric: Vec<NumEffect>,
+    /// Conditional effects.
+    pub conditional: Vec<ConditionalEffect>,
+    /// Cost (see [`Task::cost_model`]).
+    pub cost: Cost,
+}
+
+impl Operator {
+    /// The operator as an IPC plan line: `(name arg1 arg2)`.
+    pub fn plan_line(&self) -> String {
+        let mut s = format!("({}", self.name);
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(a);
+        }
+        s.push(')');
+        s
+    }
+}
+
+/// A derived-predicate rule: `head` becomes true when `body` holds.
+/// Axioms are evaluated to a fixpoint, stratum by stratum, after each
+/// step; derived facts are false unless derived.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axiom {
+    /// The derived fact.
+    pub head: FactId,
+    /// The rule body; negative literals only mention facts of lower strata.
+    pub body: Conjunction,
+    /// Stratum (0 = lowest); evaluate strata in increasing order.
+    pub stratum: u32,
+}
+
+/// How operator costs relate to the problem's metric.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CostModel {
+    /// No metric: every operator costs 1.
+    Unit,
+    /// The metric minimises a sum of fluents that operators only increase
+    /// by state-independent non-negative integers; those increments are the
+    /// operator costs and the fluents were removed from the state.
+    /// `offset` is the metric value in the initial state.
+    FromMetric {
+        /// The metric's fluents, e.g. `total-cost`.
+        fluents: Vec<String>,
+        /// Value of the metric in the initial state.
+        offset: f64,
+    },
+    /// There is a metric, but it could not be turned into costs: operators
+    /// cost 1 and the metric's fluents stay in the state.
+    NotOptimised {
+        /// Why not, for the user.
+        reason: String,
+    },
+}
+
+/// The problem's metric, as a ground expression over fluent ids.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroundMetric {
+    /// `true` for minimize.
+    pub minimize: bool,
+    /// The expression (fluents compiled into costs are absent: see
+    /// [`CostModel::FromMetric`]).
+    pub expr: NumExpr,
+}
+
+/// A ground planning task.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    /// Domain name.
+    pub domain_name: String,
+    /// Problem name.
+    pub problem_name: String,
+    /// Fact names; a fact's id is its index.
+    pub facts: Vec<GroundAtom>,
+    /// Numeric fluent names; a fluent's id is its index.
+    pub fluents: Vec<GroundAtom>,
+    /// Operators, in a deterministic order.
+    pub operators: Vec<Operator>,
+    /// Derived-predicate rules.
+    pub axioms: Vec<Axiom>,
+    /// Facts true in the initial state (sorted, before axioms).
+    pub init_facts: Vec<FactId>,
+    /// Initial fluent values, indexed by fluent id; NaN means undefined.
+    pub init_fluents: Vec<f64>,
+    /// The goal.
+    pub goal: Conjunction,
+    /// The metric, if the problem has one.
+    pub metric: Option<GroundMetric>,
+    /// How operator costs were obtained.
+    pub cost_model: CostModel,
+}
+
+impl Task {
+    /// Whether any operator has a cost other than 1.
+    pub fn has_general_costs(&self) -> bool {
+        self.operators.iter().any(|o| o.cost != 1)
+    }
+}

@@ -1,0 +1,1 @@
+//! Forward state-space search over a ground [`pddl_ground::Task`].

@@ -1,0 +1,1 @@
+//! AST → canonical PDDL text.

@@ -1,0 +1,181 @@
+//! Diagnostics with spans, rendered like a compiler: `file:line:col`, the
+//! offending source line, and a caret underline.
+
+use crate::ast::Span;
+use std::fmt;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The input is wrong; processing cannot give a trustworthy result.
+    Error,
+    /// Suspicious but usable input.
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+/// A problem found in some input, located by a byte span in that input.
+///
+/// A diagnostic does not know which file it belongs to: the code that
+/// parsed or checked a file renders its diagnostics with that file's
+/// [`SourceFile`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{severity}: {message}")]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// One-line summary, e.g. "expected `)`, found `foo`".
+    pub message: String,
+    /// Where the problem is.
+    pub span: Span,
+    /// Short text printed under the caret, e.g. "expected a name here".
+    pub label: Option<String>,
+    /// Further explanations printed after the snippet.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// An error at `span`.
+    pub fn error(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            label: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// A warning at `span`.
+    pub fn warning(message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message, span)
+        }
+    }
+
+    /// The same diagnostic with a label under the caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// The same diagnostic with one more note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Whether this is an error (not a warning).
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Renders the diagnostic against the file it was found in.
+    pub fn render(&self, file: &SourceFile) -> String {
+        let (line, col) = file.line_col(self.span.start);
+        let mut out = format!("{}: {}\n", self.severity, self.message);
+        out.push_str(&format!(" --> {}:{}:{}\n", file.path, line, col));
+        let line_text = file.line_text(line);
+        let gutter = line.to_string();
+        let pad = " ".repeat(gutter.len());
+        // Underline at most to the end of the line the span starts on.
+        let line_start = file.line_start(line);
+        let start_in_line = self.span.start - line_start;
+        let end_in_line = (self.span.end.max(self.span.start + 1) - line_start).min(line_text.len());
+        let before = line_text.get(..start_in_line).unwrap_or("");
+        let under = line_text.get(start_in_line..end_in_line).unwrap_or("");
+        let caret_pad: String = before
+            .chars()
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        let carets = "^".repeat(under.chars().count().max(1));
+        out.push_str(&format!("{pad} |\n{gutter} | {line_text}\n{pad} | {caret_pad}{carets}"));
+        if let Some(label) = &self.label {
+            out.push(' ');
+            out.push_str(label);
+        }
+        out.push('\n');
+        for note in &self.notes {
+            out.push_str(&format!("{pad} = note: {note}\n"));
+        }
+        out
+    }
+}
+
+/// The diagnostics of one failed step, as an error value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} error(s), first: {}", self.0.iter().filter(|d| d.is_error()).count(), self.0.first().map(|d| d.message.as_str()).unwrap_or("none"))]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+/// Text of an input file with its path, for locating and rendering spans.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Path (or other name) shown in diagnostics.
+    pub path: String,
+    /// The whole text.
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// Wraps a text with the path used to name it in diagnostics.
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text = text.into();
+        let mut line_starts = vec![0];
+        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// Decodes raw bytes; invalid UTF-8 is an error located at the first
+    /// bad byte (the returned file holds the text lossily decoded so the
+    /// diagnostic can be rendered).
+    pub fn from_bytes(path: impl Into<String>, bytes: Vec<u8>) -> Result<SourceFile, (SourceFile, Diagnostic)> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceFile::new(path, text)),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                // Lossy decoding keeps the valid prefix byte-for-byte.
+                let diagnostic = Diagnostic::error("invalid UTF-8 in input", Span::new(at, at + 1))
+                    .with_label("this byte is not valid UTF-8")
+                    .with_note("PDDL files must be ASCII or UTF-8 text");
+                Err((SourceFile::new(path, text), diagnostic))
+            }
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let start = self.line_starts[line - 1];
+        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        (line, col)
+    }
+
+    /// Byte offset where 1-based `line` starts.
+    fn line_start(&self, line: usize) -> usize {
+        self.line_starts[line - 1]
+    }
+
+    /// The text of 1-based `line`, without its line break.
+    pub fn line_text(&self, line: usize) -> &str {
+        let start = self.line_start(line);
+        let end = self.line_starts.get(line).map_or(self.text.len(), |&e| e - 1);
+        let text = self.text.get(start..end).unwrap_or("");
+        text.strip_suffix('\r').unwrap_or(text)
+    }
+}

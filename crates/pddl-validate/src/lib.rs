@@ -1,0 +1,1 @@
+//! Independent plan validation on the lifted PDDL model.
