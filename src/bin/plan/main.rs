@@ -1,5 +1,63 @@
-//! The `plan` command: a thin shell over the `planner` library.
+//! The `plan` command: a thin shell over the `planner` library. Each
+//! subcommand lives in its own module and returns the process exit status.
+
+mod check;
+mod generate;
+mod ground;
+mod puzznic;
+mod solve;
+mod validate;
+
+use clap::{Parser, Subcommand};
+
+const EXIT_STATUSES: &str = "\
+Exit status:
+  0    solved / clean / every plan valid
+  1    errors found (plan check), some plan invalid (plan validate)
+  2    input error: unreadable file, syntax error, bad argument
+  3    unsupported PDDL feature
+  4    unsolvable: the search space was exhausted without a plan
+  5    time limit reached
+  6    memory limit reached
+  130  interrupted";
+
+/// Parse, check, ground, solve and validate PDDL planning tasks.
+#[derive(Parser)]
+#[command(name = "plan", version, args_conflicts_with_subcommands = true, after_help = EXIT_STATUSES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    solve: solve::SolveArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a problem (the same as `plan DOMAIN PROBLEM`).
+    Solve(solve::SolveArgs),
+    /// Parse and check a domain (and a problem), reporting every problem found.
+    Check(check::CheckArgs),
+    /// Ground a task and print statistics or the ground task.
+    Ground(ground::GroundArgs),
+    /// Validate plans against a domain and problem.
+    Validate(validate::ValidateArgs),
+    /// Generate a problem for a shipped domain.
+    Generate(generate::GenerateArgs),
+    /// Puzznic levels: convert, solve and show.
+    #[command(subcommand)]
+    Puzznic(puzznic::PuzznicCommand),
+}
 
 fn main() {
-    std::process::exit(0);
+    let cli = Cli::parse();
+    let status = match cli.command {
+        None => solve::run(cli.solve),
+        Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Check(args)) => check::run(args),
+        Some(Command::Ground(args)) => ground::run(args),
+        Some(Command::Validate(args)) => validate::run(args),
+        Some(Command::Generate(args)) => generate::run(args),
+        Some(Command::Puzznic(command)) => puzznic::run(command),
+    };
+    std::process::exit(status);
 }

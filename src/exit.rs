@@ -1,0 +1,19 @@
+//! Exit statuses of the `plan` command, one meaning each across subcommands.
+
+/// Success: solved, clean, or every plan valid.
+pub const SUCCESS: i32 = 0;
+/// The input was read but is wrong: `plan check` found errors, or
+/// `plan validate` found an invalid plan.
+pub const FOUND_ERRORS: i32 = 1;
+/// Input error: a file could not be read or parsed, or a bad argument.
+pub const INPUT_ERROR: i32 = 2;
+/// The input uses a PDDL feature this toolkit does not support.
+pub const UNSUPPORTED: i32 = 3;
+/// The search space was exhausted: the task is proven unsolvable.
+pub const UNSOLVABLE: i32 = 4;
+/// The time limit was reached before a plan was found.
+pub const TIME_LIMIT: i32 = 5;
+/// The memory limit was reached before a plan was found.
+pub const MEMORY_LIMIT: i32 = 6;
+/// The search was interrupted (Ctrl-C) before a plan was found.
+pub const INTERRUPTED: i32 = 130;

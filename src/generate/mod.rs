@@ -1,0 +1,1 @@
+//! Problem generators for the shipped domains (`plan generate`).

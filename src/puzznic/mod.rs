@@ -1,0 +1,1 @@
+//! Puzznic: level files, a reference simulator, PDDL problems and plan rendering (`plan puzznic`).
