@@ -8,7 +8,9 @@
 pub mod exit;
 pub mod generate;
 pub mod input;
+pub mod load;
 pub mod puzznic;
+pub mod solve;
 
 pub use pddl_ground as ground;
 pub use pddl_search as search;

@@ -1,1 +1,64 @@
-//! Puzznic: level files, a reference simulator, PDDL problems and plan rendering (`plan puzznic`).
+//! Puzznic: level files, a reference simulator, PDDL problems, solving
+//! with the planner, and plan rendering (`plan puzznic`).
+//!
+//! The rules are the turn-based ones of the shared Puzznic README: pushes
+//! of resting tiles one cell left or right, gravity until still,
+//! simultaneous vanishing of every tile next to one of its kind, chain
+//! reactions, and the level cleared when no tile is left.
+
+pub mod level;
+pub mod problem;
+pub mod render;
+pub mod simulator;
+pub mod solve;
+pub mod tiled;
+
+pub use level::{Board, Cell, Level, Position, parse_level};
+pub use problem::{parse_plan_moves, problem_name, problem_pddl};
+pub use simulator::{BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, solve_bfs};
+pub use simulator::{Frame, ReplayError, replay};
+pub use solve::{LevelPlan, PlanLevelError, ground_level, plan_level};
+pub use tiled::{TiledConfig, parse_tiled};
+
+use crate::input::{InputError, read_source};
+use std::path::Path;
+
+/// The Puzznic domain (`domains/puzznic/domain.pddl`), built in so that
+/// `plan puzznic` needs no domain file.
+pub const DOMAIN: &str = include_str!("../../domains/puzznic/domain.pddl");
+
+/// Why a level file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LevelLoadError {
+    /// A file could not be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The level is malformed; the rendered diagnostics say where and why.
+    #[error("{rendered}")]
+    Invalid {
+        /// Every diagnostic, rendered against its file.
+        rendered: String,
+    },
+}
+
+/// Reads a level: a Tiled JSON map when the file name ends in `.json`
+/// (with `tiled_config` naming the tile ids, or the map's own `puzznic`
+/// property), the text format otherwise.
+pub fn read_level(path: &Path, tiled_config: Option<&Path>) -> Result<Level, LevelLoadError> {
+    let source = read_source(path)?;
+    let invalid = |diagnostics: Vec<pddl_syntax::Diagnostic>, file: &pddl_syntax::SourceFile| LevelLoadError::Invalid {
+        rendered: diagnostics.iter().map(|d| d.render(file)).collect::<Vec<_>>().join("\n"),
+    };
+    let is_json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if !is_json {
+        return parse_level(&source).map_err(|d| invalid(d, &source));
+    }
+    let config = match tiled_config {
+        Some(config_path) => {
+            let config_source = read_source(config_path)?;
+            Some(TiledConfig::parse(&config_source).map_err(|d| invalid(d, &config_source))?)
+        }
+        None => None,
+    };
+    parse_tiled(&source, config.as_ref()).map_err(|d| invalid(d, &source))
+}

@@ -1,25 +1,61 @@
 //! Grounding: a checked PDDL domain and problem become a ground [`Task`]
 //! with dense integer ids, conditional effects and numeric fluents.
 //!
-//! Only operators reachable in the delete relaxation are instantiated.
+//! The pipeline:
+//! 1. [`normalize`]: types become object sets, conditions are put in
+//!    negation normal form (`imply` removed, negations pushed to literals,
+//!    negated comparisons flipped), effects are flattened into groups
+//!    sharing one `forall` prefix and one `when` condition, and
+//!    predicates/functions are classified as static, fluent or derived.
+//! 2. [`datalog`]: relaxed reachability. Every action, effect and derived
+//!    rule becomes a Datalog rule over its positive preconditions (plus a
+//!    type atom per variable); a semi-naive, queue-driven fixpoint with
+//!    joins ordered by shared variables finds the reachable facts and the
+//!    applicable parameter bindings, never enumerating the full product.
+//! 3. [`instantiate`]: each reachable binding becomes operators. Static
+//!    facts, equality and static functions are evaluated; quantifiers in
+//!    conditions are expanded over the (finite) object sets; disjunctive
+//!    preconditions are split into one operator per disjunct of the
+//!    (simplified, ground) DNF; `forall`/`when` effects stay conditional
+//!    effects. Derived predicates become stratified axioms.
+//! 4. Finishing: facts that never change are compiled away, metric
+//!    fluents that only count costs become operator costs, and ids are
+//!    renumbered in a sorted, deterministic order.
 
+#![warn(missing_docs)]
+
+pub(crate) mod datalog;
+pub mod dump;
+mod finish;
+mod instantiate;
+pub(crate) mod normalize;
 pub mod task;
 
 pub use task::Task;
 
 use pddl_syntax::Diagnostic;
 use pddl_syntax::ast::{Domain, Problem};
+use std::time::{Duration, Instant};
 
 /// Limits and switches for grounding.
 #[derive(Clone, Debug)]
 pub struct GroundOptions {
-    /// Stop with an error once this many operators have been instantiated.
+    /// Stop with [`GroundError::TooManyOperators`] once this many operators
+    /// (or applicable bindings of one action) have been instantiated.
     pub max_operators: usize,
+    /// Stop with [`GroundError::TooManyFacts`] once relaxed reachability
+    /// has found this many facts.
+    pub max_facts: usize,
 }
 
 impl Default for GroundOptions {
+    /// Sized for a 24 GB machine: a ground operator takes a few hundred
+    /// bytes, a reachable fact well under a hundred.
     fn default() -> Self {
-        GroundOptions { max_operators: 10_000_000 }
+        GroundOptions {
+            max_operators: 5_000_000,
+            max_facts: 20_000_000,
+        }
     }
 }
 
@@ -36,18 +72,110 @@ pub enum GroundError {
         /// Whether the span refers to the problem file.
         in_problem: bool,
     },
+    /// The input is wrong in a way the semantic checks should have caught
+    /// (an undeclared name, a wrong arity...): grounding refuses it rather
+    /// than guessing.
+    #[error("invalid input: {}", .diagnostic.message)]
+    Invalid {
+        /// What and where.
+        diagnostic: Diagnostic,
+        /// Whether the span refers to the problem file.
+        in_problem: bool,
+    },
     /// An action instantiated more operators than allowed.
-    #[error("grounding stopped: action `{action}` would exceed the limit of {limit} operators (raise --max-operators)")]
+    #[error(
+        "grounding stopped: action `{action}` would exceed the limit of {limit} operators (raise --max-operators)"
+    )]
     TooManyOperators {
         /// The action schema that blew up.
         action: String,
         /// The limit in force.
         limit: usize,
     },
+    /// Relaxed reachability found more facts than allowed.
+    #[error("grounding stopped: more than {limit} reachable facts")]
+    TooManyFacts {
+        /// The limit in force.
+        limit: usize,
+    },
+}
+
+impl GroundError {
+    /// The diagnostic and whether it belongs to the problem file, for the
+    /// errors that point into the input.
+    pub fn diagnostic(&self) -> Option<(&Diagnostic, bool)> {
+        match self {
+            GroundError::Unsupported {
+                diagnostic,
+                in_problem,
+            }
+            | GroundError::Invalid {
+                diagnostic,
+                in_problem,
+            } => Some((diagnostic, *in_problem)),
+            _ => None,
+        }
+    }
+}
+
+/// Figures about one grounding run, for `plan ground --stats`.
+#[derive(Clone, Debug, Default)]
+pub struct GroundStats {
+    /// Objects (constants and problem objects).
+    pub objects: usize,
+    /// Facts found reachable by the relaxed analysis (all predicates,
+    /// static ones and type facts included), before compaction.
+    pub relaxed_facts: usize,
+    /// Ground operators per action schema, in domain order.
+    pub operators_per_action: Vec<(String, usize)>,
+    /// Time to normalise the domain and problem.
+    pub normalise_time: Duration,
+    /// Time of the relaxed reachability fixpoint.
+    pub reachability_time: Duration,
+    /// Time to instantiate operators, axioms and goal, and to finish the
+    /// task (constant facts, costs, renumbering).
+    pub instantiate_time: Duration,
 }
 
 /// Grounds a domain and problem that passed [`pddl_syntax::check`].
-pub fn ground(domain: &Domain, problem: &Problem, options: &GroundOptions) -> Result<Task, GroundError> {
-    let _ = (domain, problem, options);
-    todo!("grounder")
+pub fn ground(
+    domain: &Domain,
+    problem: &Problem,
+    options: &GroundOptions,
+) -> Result<Task, GroundError> {
+    ground_with_stats(domain, problem, options).map(|(task, _)| task)
+}
+
+/// Grounds like [`ground`] and also returns figures about the run.
+pub fn ground_with_stats(
+    domain: &Domain,
+    problem: &Problem,
+    options: &GroundOptions,
+) -> Result<(Task, GroundStats), GroundError> {
+    let mut stats = GroundStats::default();
+    let start = Instant::now();
+    let model = normalize::normalize(domain, problem)?;
+    stats.objects = model.objects.len();
+    stats.normalise_time = start.elapsed();
+
+    let start = Instant::now();
+    let reach = datalog::reachability(&model, options)?;
+    stats.relaxed_facts = reach.total_facts();
+    stats.reachability_time = start.elapsed();
+
+    let start = Instant::now();
+    let raw = instantiate::instantiate(&model, &reach, options)?;
+    let task = finish::finish(&model, raw);
+    stats.instantiate_time = start.elapsed();
+    stats.operators_per_action = model
+        .actions
+        .iter()
+        .map(|a| {
+            (
+                a.name.clone(),
+                task.operators.iter().filter(|o| o.name == a.name).count(),
+            )
+        })
+        .collect();
+    Ok((task, stats))
 }

@@ -77,10 +77,10 @@ impl NumExpr {
     }
 }
 
-/// Numeric comparison operators (same meaning as in the syntax crate).
-pub use pddl_syntax::ast::Comparison;
 /// Numeric effect operators (same meaning as in the syntax crate).
 pub use pddl_syntax::ast::AssignOp;
+/// Numeric comparison operators (same meaning as in the syntax crate).
+pub use pddl_syntax::ast::Comparison;
 
 /// A ground numeric condition `lhs OP rhs`.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,16 +1,140 @@
-//! `plan check`.
+//! `plan check`: parse and check a domain (and a problem), printing every
+//! diagnostic rendered against its file, then one summary line per file.
 
 use planner::exit;
+use planner::input::{InputError, read_source};
+use planner::syntax::check::{check_domain, check_problem};
+use planner::syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
+use std::path::{Path, PathBuf};
 
+const CHECK_EXIT_STATUSES: &str = "\
+Exit status:
+  0  no errors (warnings allowed, unless --deny-warnings)
+  1  semantic errors found (or warnings, with --deny-warnings)
+  2  a file could not be read, is not UTF-8, or has syntax errors";
+
+/// Arguments of `plan check`.
 #[derive(clap::Args)]
+#[command(after_help = CHECK_EXIT_STATUSES)]
 pub struct CheckArgs {
-    /// Not implemented yet.
-    #[arg(hide = true)]
-    pub files: Vec<std::path::PathBuf>,
+    /// The domain file.
+    pub domain: PathBuf,
+    /// A problem file, checked against the domain.
+    pub problem: Option<PathBuf>,
+    /// Print only the summary lines, not the diagnostics.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Treat warnings as errors (exit status 1 when there are any).
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
+/// What was found in one file.
+#[derive(Default)]
+struct Tally {
+    errors: usize,
+    warnings: usize,
+}
+
+/// Prints diagnostics found in `file` (unless quiet) and counts them.
+fn report(file: &SourceFile, diagnostics: &[Diagnostic], quiet: bool, tally: &mut Tally) {
+    for diagnostic in diagnostics {
+        if diagnostic.is_error() {
+            tally.errors += 1;
+        } else {
+            tally.warnings += 1;
+        }
+        if !quiet {
+            eprintln!("{}", diagnostic.render(file));
+        }
+    }
+}
+
+/// `N things` with the right plural.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Prints the summary line of one file.
+fn summary(path: &str, tally: &Tally) {
+    eprintln!(
+        "{path}: {}, {}",
+        count(tally.errors, "error"),
+        count(tally.warnings, "warning")
+    );
+}
+
+/// Reads a file, printing why when it cannot be used.
+fn read(path: &Path) -> Option<SourceFile> {
+    match read_source(path) {
+        Ok(file) => Some(file),
+        Err(InputError::NotUtf8 { rendered }) => {
+            eprintln!("{rendered}");
+            eprintln!("{}: not UTF-8 text", path.display());
+            None
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            None
+        }
+    }
+}
+
+/// Runs `plan check` and returns the exit status.
 pub fn run(args: CheckArgs) -> i32 {
-    let _ = args;
-    eprintln!("plan check: not implemented yet");
-    exit::UNSUPPORTED
+    // Read both files first, so that both are reported when unreadable.
+    let domain_file = read(&args.domain);
+    let problem_file = args.problem.as_deref().map(read);
+    let (Some(domain_file), problem_file) = (domain_file, problem_file) else {
+        return exit::INPUT_ERROR;
+    };
+    let problem_file = match problem_file {
+        None => None,
+        Some(Some(file)) => Some(file),
+        Some(None) => return exit::INPUT_ERROR,
+    };
+
+    let mut domain_tally = Tally::default();
+    let mut problem_tally = Tally::default();
+    let domain = parse_domain(&domain_file.text);
+    let problem = problem_file.as_ref().map(|file| parse_problem(&file.text));
+    let mut syntax_error = false;
+    if let Err(diagnostics) = &domain {
+        report(&domain_file, diagnostics, args.quiet, &mut domain_tally);
+        syntax_error = true;
+    }
+    if let (Some(file), Some(Err(diagnostics))) = (&problem_file, &problem) {
+        report(file, diagnostics, args.quiet, &mut problem_tally);
+        syntax_error = true;
+    }
+    if let Ok(domain) = &domain {
+        report(
+            &domain_file,
+            &check_domain(domain),
+            args.quiet,
+            &mut domain_tally,
+        );
+        if let (Some(file), Some(Ok(problem))) = (&problem_file, &problem) {
+            report(
+                file,
+                &check_problem(domain, problem),
+                args.quiet,
+                &mut problem_tally,
+            );
+        }
+    }
+    summary(&domain_file.path, &domain_tally);
+    if let Some(file) = &problem_file {
+        summary(&file.path, &problem_tally);
+    }
+
+    let errors = domain_tally.errors + problem_tally.errors;
+    let warnings = domain_tally.warnings + problem_tally.warnings;
+    if syntax_error {
+        exit::INPUT_ERROR
+    } else if errors > 0 || (args.deny_warnings && warnings > 0) {
+        exit::FOUND_ERRORS
+    } else {
+        exit::SUCCESS
+    }
 }

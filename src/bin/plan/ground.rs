@@ -1,16 +1,188 @@
-//! `plan ground`.
+//! `plan ground`: read, parse, check and ground a task; print statistics
+//! (`--stats`) or the ground task (`--dump`).
 
 use planner::exit;
+use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
+use planner::input::read_source;
+use planner::load::render_all;
+use planner::syntax::check::{check_domain, check_problem};
+use planner::syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
+/// Arguments of `plan ground`.
 #[derive(clap::Args)]
 pub struct GroundArgs {
-    /// Not implemented yet.
-    #[arg(hide = true)]
-    pub files: Vec<std::path::PathBuf>,
+    /// The domain file.
+    pub domain: PathBuf,
+    /// The problem file.
+    pub problem: PathBuf,
+    /// Print counts (objects, facts, fluents, operators per action,
+    /// conditional effects, axioms) and the time of each phase.
+    #[arg(long)]
+    pub stats: bool,
+    /// Write the ground task in a readable text form to standard output.
+    #[arg(long)]
+    pub dump: bool,
+    /// Stop grounding once this many operators have been instantiated.
+    #[arg(long, value_name = "N", default_value_t = GroundOptions::default().max_operators)]
+    pub max_operators: usize,
 }
 
 pub fn run(args: GroundArgs) -> i32 {
-    let _ = args;
-    eprintln!("plan ground: not implemented yet");
-    exit::UNSUPPORTED
+    let start = Instant::now();
+    let (domain_file, problem_file) = match (read_source(&args.domain), read_source(&args.problem))
+    {
+        (Ok(d), Ok(p)) => (d, p),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("{e}");
+            return exit::INPUT_ERROR;
+        }
+    };
+    let domain = parse_domain(&domain_file.text);
+    let problem = parse_problem(&problem_file.text);
+    let (domain, problem) = match (domain, problem) {
+        (Ok(d), Ok(p)) => (d, p),
+        (d, p) => {
+            if let Err(diagnostics) = d {
+                eprintln!("{}", render_all(&diagnostics, &domain_file));
+            }
+            if let Err(diagnostics) = p {
+                eprintln!("{}", render_all(&diagnostics, &problem_file));
+            }
+            return exit::INPUT_ERROR;
+        }
+    };
+    let parse_time = start.elapsed();
+
+    let start = Instant::now();
+    let domain_diagnostics = check_domain(&domain);
+    let problem_diagnostics = check_problem(&domain, &problem);
+    let check_time = start.elapsed();
+    for (diagnostics, file) in [
+        (&domain_diagnostics, &domain_file),
+        (&problem_diagnostics, &problem_file),
+    ] {
+        if !diagnostics.is_empty() {
+            eprintln!("{}", render_all(diagnostics, file));
+        }
+    }
+    if domain_diagnostics
+        .iter()
+        .chain(&problem_diagnostics)
+        .any(Diagnostic::is_error)
+    {
+        return exit::FOUND_ERRORS;
+    }
+
+    let options = GroundOptions {
+        max_operators: args.max_operators,
+        ..GroundOptions::default()
+    };
+    let (task, stats) = match planner::ground::ground_with_stats(&domain, &problem, &options) {
+        Ok(result) => result,
+        Err(error) => return report_error(&error, &domain_file, &problem_file),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let written = (|| -> std::io::Result<()> {
+        if args.stats {
+            stdout.write_all(stats_text(&task, &stats, parse_time, check_time).as_bytes())?;
+        }
+        if args.dump {
+            planner::ground::dump::write_task(&task, &mut stdout)?;
+        }
+        if !args.stats && !args.dump {
+            writeln!(
+                stdout,
+                "{} facts, {} numeric fluents, {} operators, {} axioms",
+                task.facts.len(),
+                task.fluents.len(),
+                task.operators.len(),
+                task.axioms.len()
+            )?;
+        }
+        stdout.flush()
+    })();
+    match written {
+        Ok(()) => exit::SUCCESS,
+        // A closed pipe (e.g. `| head`) is not an error of ours.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::SUCCESS,
+        Err(e) => {
+            eprintln!("plan ground: cannot write output: {e}");
+            exit::INPUT_ERROR
+        }
+    }
+}
+
+/// Prints a grounding error and returns its exit status.
+fn report_error(error: &GroundError, domain_file: &SourceFile, problem_file: &SourceFile) -> i32 {
+    match error.diagnostic() {
+        Some((diagnostic, in_problem)) => {
+            let file = if in_problem {
+                problem_file
+            } else {
+                domain_file
+            };
+            eprintln!("{}", diagnostic.render(file));
+        }
+        None => eprintln!("error: {error}"),
+    }
+    match error {
+        GroundError::Unsupported { .. } => exit::UNSUPPORTED,
+        GroundError::Invalid { .. } => exit::FOUND_ERRORS,
+        GroundError::TooManyOperators { .. } | GroundError::TooManyFacts { .. } => {
+            exit::MEMORY_LIMIT
+        }
+    }
+}
+
+fn millis(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// The `--stats` report: one `key: value` line each, easy to grep.
+fn stats_text(
+    task: &Task,
+    stats: &GroundStats,
+    parse_time: Duration,
+    check_time: Duration,
+) -> String {
+    let conditional: usize = task.operators.iter().map(|o| o.conditional.len()).sum();
+    let mut s = String::new();
+    s.push_str(&format!("objects: {}\n", stats.objects));
+    s.push_str(&format!(
+        "relaxed reachable facts: {}\n",
+        stats.relaxed_facts
+    ));
+    s.push_str(&format!("facts: {}\n", task.facts.len()));
+    s.push_str(&format!("numeric fluents: {}\n", task.fluents.len()));
+    s.push_str(&format!("operators: {}\n", task.operators.len()));
+    for (action, count) in &stats.operators_per_action {
+        s.push_str(&format!("  {action}: {count}\n"));
+    }
+    s.push_str(&format!("conditional effects: {conditional}\n"));
+    s.push_str(&format!("axioms: {}\n", task.axioms.len()));
+    s.push_str(&format!("cost model: {:?}\n", task.cost_model));
+    s.push_str(&format!("time parse: {}\n", millis(parse_time)));
+    s.push_str(&format!("time check: {}\n", millis(check_time)));
+    s.push_str(&format!(
+        "time normalise: {}\n",
+        millis(stats.normalise_time)
+    ));
+    s.push_str(&format!(
+        "time reachability: {}\n",
+        millis(stats.reachability_time)
+    ));
+    s.push_str(&format!(
+        "time instantiate: {}\n",
+        millis(stats.instantiate_time)
+    ));
+    let total = parse_time
+        + check_time
+        + stats.normalise_time
+        + stats.reachability_time
+        + stats.instantiate_time;
+    s.push_str(&format!("time total: {}\n", millis(total)));
+    s
 }

@@ -1,18 +1,240 @@
-//! `plan puzznic ...`.
+//! `plan puzznic ...`: levels to PDDL problems, solving, and showing plans.
 
+use clap::{Args, Subcommand, ValueEnum};
 use planner::exit;
+use planner::puzznic::{self, BfsOutcome, Level};
+use planner::search::{Outcome, SearchOptions};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
-#[derive(clap::Subcommand)]
+/// How a level file is read.
+#[derive(Args)]
+pub struct LevelArgs {
+    /// The level: text format (`#` wall, `.` empty, space outside, letters
+    /// and digits tiles), or a Tiled JSON map (`.json`).
+    level: PathBuf,
+    /// For a Tiled map: the JSON config naming wall and tile ids (default:
+    /// the map's `puzznic` custom property).
+    #[arg(long, value_name = "FILE")]
+    tiled_config: Option<PathBuf>,
+}
+
+impl LevelArgs {
+    /// Reads the level, printing the error and returning the exit status
+    /// on failure.
+    fn read(&self) -> Result<Level, i32> {
+        puzznic::read_level(&self.level, self.tiled_config.as_deref()).map_err(|e| {
+            eprintln!("{e}");
+            exit::INPUT_ERROR
+        })
+    }
+
+    /// The PDDL problem name derived from the file name.
+    fn problem_name(&self) -> String {
+        let stem = self.level.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        puzznic::problem_name(&stem)
+    }
+}
+
+/// When to colour the output.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ColorChoice {
+    /// When stdout is a terminal.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+#[derive(Subcommand)]
 pub enum PuzznicCommand {
-    /// Write the PDDL problem for a level.
+    /// Write the PDDL problem for a level (for `domains/puzznic/domain.pddl`).
     Problem {
-        /// The level file.
-        level: std::path::PathBuf,
+        #[command(flatten)]
+        level: LevelArgs,
+        /// Write to this file instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Print the built-in Puzznic domain.
+    Domain,
+    /// Solve a level with the planner and print the player moves and the PDDL plan.
+    Solve {
+        #[command(flatten)]
+        level: LevelArgs,
+        /// Fewest player moves, proven (A* with an admissible heuristic).
+        #[arg(long)]
+        optimal: bool,
+        /// Give up after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
+        /// Use the reference simulator's breadth-first search instead of the planner.
+        #[arg(long)]
+        simulator: bool,
+        /// With --simulator: the most boards to store.
+        #[arg(long, default_value_t = 5_000_000)]
+        max_states: usize,
+    },
+    /// Replay a plan on a level, printing the board after each player move.
+    Show {
+        #[command(flatten)]
+        level: LevelArgs,
+        /// The plan: PDDL plan lines, e.g. the output of `plan puzznic solve`.
+        plan: PathBuf,
+        /// Show the board after every gravity and vanishing step too.
+        #[arg(long)]
+        physics: bool,
+        /// Write a self-contained HTML page animating the plan to this file.
+        #[arg(long, value_name = "OUT.html")]
+        html: Option<PathBuf>,
+        /// Colour the boards.
+        #[arg(long, value_enum, default_value = "auto")]
+        color: ColorChoice,
     },
 }
 
 pub fn run(command: PuzznicCommand) -> i32 {
-    let _ = command;
-    eprintln!("plan puzznic: not implemented yet");
-    exit::UNSUPPORTED
+    let status = match command {
+        PuzznicCommand::Problem { level, output } => problem(&level, output.as_deref()),
+        PuzznicCommand::Domain => {
+            print!("{}", puzznic::DOMAIN);
+            Ok(exit::SUCCESS)
+        }
+        PuzznicCommand::Solve { level, optimal, time_limit, simulator, max_states } => {
+            solve(&level, optimal, time_limit, simulator.then_some(max_states))
+        }
+        PuzznicCommand::Show { level, plan, physics, html, color } => show(&level, &plan, physics, html.as_deref(), color),
+    };
+    status.unwrap_or_else(|failure| failure)
+}
+
+fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
+    let level = level_args.read()?;
+    let text = puzznic::problem_pddl(&level, &level_args.problem_name());
+    match output {
+        Some(path) => std::fs::write(path, text).map_err(|e| {
+            eprintln!("cannot write `{}`: {e}", path.display());
+            exit::INPUT_ERROR
+        })?,
+        None => print!("{text}"),
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn solve(level_args: &LevelArgs, optimal: bool, time_limit: Option<f64>, simulator: Option<usize>) -> Result<i32, i32> {
+    let level = level_args.read()?;
+    let started = Instant::now();
+    println!("; level {}", level_args.level.display());
+    if let Some(max_states) = simulator {
+        let (outcome, stats) = puzznic::solve_bfs(&level.board, max_states);
+        let seconds = started.elapsed().as_secs_f64();
+        return Ok(match outcome {
+            BfsOutcome::Solved(moves) => {
+                println!("; solved by the simulator's BFS: {} moves (optimal), {} boards, {seconds:.2} s", moves.len(), stats.states);
+                print_moves(&level, &moves);
+                exit::SUCCESS
+            }
+            BfsOutcome::Unsolvable => {
+                println!("; unsolvable: all {} reachable boards searched", stats.states);
+                exit::UNSOLVABLE
+            }
+            BfsOutcome::LimitReached { at_least } => {
+                println!("; gave up after {} boards: at least {at_least} moves", stats.states);
+                exit::MEMORY_LIMIT
+            }
+        });
+    }
+    let mut options = if optimal { SearchOptions::optimal_default() } else { SearchOptions::satisficing_default() };
+    if let Some(seconds) = time_limit {
+        let limit = Duration::try_from_secs_f64(seconds).map_err(|e| {
+            eprintln!("bad --time-limit {seconds}: {e}");
+            exit::INPUT_ERROR
+        })?;
+        options.time_limit = Some(limit);
+    }
+    let cancel = AtomicBool::new(false);
+    let (result, plan) = puzznic::plan_level(&level, &level_args.problem_name(), &options, &cancel, &mut planner::search::NoObserver)
+        .map_err(|e| {
+            eprintln!("{e}");
+            match e {
+                puzznic::PlanLevelError::Ground(_) => exit::UNSUPPORTED,
+                puzznic::PlanLevelError::Pddl(_) => exit::FOUND_ERRORS,
+            }
+        })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let expanded = result.statistics.expanded;
+    let Some(plan) = plan else {
+        let (what, status) = match result.outcome {
+            Outcome::Unsolvable => ("unsolvable: the search space was exhausted", exit::UNSOLVABLE),
+            Outcome::TimeLimit => ("time limit reached", exit::TIME_LIMIT),
+            Outcome::MemoryLimit => ("memory limit reached", exit::MEMORY_LIMIT),
+            Outcome::Cancelled => ("interrupted", exit::INTERRUPTED),
+            Outcome::Solved => ("no plan", exit::UNSOLVABLE),
+        };
+        println!("; {what} after {expanded} expanded states, {seconds:.2} s");
+        return Ok(status);
+    };
+    let optimality = if result.proven_optimal { " (optimal)" } else { "" };
+    println!(
+        "; solved: {} player moves{optimality}, {} actions, {expanded} expanded states, {seconds:.2} s",
+        plan.moves.len(),
+        plan.plan_lines.len()
+    );
+    print_moves(&level, &plan.moves);
+    for line in &plan.plan_lines {
+        println!("{line}");
+    }
+    println!("; cost = {} (general cost)", plan.moves.len());
+    Ok(exit::SUCCESS)
+}
+
+/// Prints the moves readably, as comments, so that the whole output stays
+/// a plan file `plan puzznic show` reads.
+fn print_moves(level: &Level, moves: &[puzznic::Move]) {
+    let _ = level;
+    for (i, mv) in moves.iter().enumerate() {
+        println!("; move {}: {mv}", i + 1);
+    }
+}
+
+fn show(level_args: &LevelArgs, plan_path: &Path, physics: bool, html: Option<&Path>, color: ColorChoice) -> Result<i32, i32> {
+    let level = level_args.read()?;
+    let plan_text = planner::input::read_source(plan_path).map_err(|e| {
+        eprintln!("{e}");
+        exit::INPUT_ERROR
+    })?;
+    let moves = puzznic::parse_plan_moves(&plan_text.text).map_err(|e| {
+        eprintln!("{}: {e}", plan_path.display());
+        exit::INPUT_ERROR
+    })?;
+    // The page always has every physics step, so the animation shows falls.
+    let frames = puzznic::replay(&level.board, &moves, physics || html.is_some()).map_err(|e| {
+        eprintln!("{}: {e}", plan_path.display());
+        exit::FOUND_ERRORS
+    })?;
+    let cleared = frames.last().is_some_and(|f| f.board.is_cleared());
+    if let Some(out) = html {
+        let title = format!("Puzznic {}", level_args.level.display());
+        std::fs::write(out, puzznic::render::frames_html(&title, &frames)).map_err(|e| {
+            eprintln!("cannot write `{}`: {e}", out.display());
+            exit::INPUT_ERROR
+        })?;
+    } else {
+        let ansi = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => std::io::stdout().is_terminal(),
+        };
+        print!("{}", puzznic::render::frames_text(&frames, ansi));
+    }
+    if cleared {
+        println!("cleared in {} moves", moves.len());
+        Ok(exit::SUCCESS)
+    } else {
+        println!("not cleared: {} tiles left after {} moves", frames.last().map_or(0, |f| f.board.tile_count()), moves.len());
+        Ok(exit::FOUND_ERRORS)
+    }
 }

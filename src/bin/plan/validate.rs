@@ -1,16 +1,248 @@
-//! `plan validate`.
+//! `plan validate DOMAIN PROBLEM PLAN…`: checks plans on the lifted model
+//! and explains failures; JSON and JUnit output for CI.
 
 use planner::exit;
+use planner::input::{InputError, read_source};
+use planner::syntax::check::{check_domain, check_problem};
+use planner::syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
+use planner::validate::{InputFile, Report, Validator, parse_plan};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
+const VALIDATE_EXIT_STATUSES: &str = "\
+Exit status:
+  0  every plan is valid
+  1  some plan is invalid
+  2  input error: a file cannot be read or parsed, the domain or problem
+     has errors, or it uses a feature the validator does not support";
+
+/// Arguments of `plan validate`.
 #[derive(clap::Args)]
+#[command(after_help = VALIDATE_EXIT_STATUSES)]
 pub struct ValidateArgs {
-    /// Not implemented yet.
-    #[arg(hide = true)]
-    pub files: Vec<std::path::PathBuf>,
+    /// The domain file.
+    pub domain: PathBuf,
+    /// The problem file.
+    pub problem: PathBuf,
+    /// Plan files in the IPC format: one `(action arg …)` per line.
+    #[arg(required = true)]
+    pub plans: Vec<PathBuf>,
+    /// Print each step's added, deleted and changed facts and fluents.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print a JSON report on standard output instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a JUnit XML report (one test case per plan) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
+/// The outcome for one plan file.
+enum Outcome {
+    /// The plan was read and validated.
+    Checked(Box<Report>),
+    /// The plan file could not be read or parsed: the rendered reason.
+    Unusable(String),
+}
+
+/// Reads a file, or returns the rendered reason it cannot be used.
+fn read(path: &Path) -> Result<SourceFile, String> {
+    read_source(path).map_err(|error| match error {
+        InputError::NotUtf8 { rendered } => rendered,
+        other => format!("error: {other}"),
+    })
+}
+
+/// Renders diagnostics against their file.
+fn render_all(file: &SourceFile, diagnostics: &[Diagnostic]) -> String {
+    diagnostics.iter().map(|d| d.render(file)).collect::<Vec<_>>().join("\n")
+}
+
+/// Reads, parses and checks the domain and problem and prepares the
+/// validator; on failure prints why and returns the exit status.
+fn prepare(args: &ValidateArgs) -> Result<Validator, i32> {
+    let fail = |message: String| {
+        eprintln!("{}", message.trim_end());
+        exit::INPUT_ERROR
+    };
+    let domain_file = read(&args.domain).map_err(fail)?;
+    let problem_file = read(&args.problem).map_err(fail)?;
+    let domain = parse_domain(&domain_file.text).map_err(|d| fail(render_all(&domain_file, &d)))?;
+    let problem = parse_problem(&problem_file.text).map_err(|d| fail(render_all(&problem_file, &d)))?;
+    let mut errors = String::new();
+    for (file, diagnostics) in [(&domain_file, check_domain(&domain)), (&problem_file, check_problem(&domain, &problem))] {
+        let found: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.is_error()).collect();
+        if !found.is_empty() {
+            errors.push_str(&render_all(file, &found));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(fail(errors));
+    }
+    Validator::new(&domain, &problem).map_err(|error| {
+        let file = match error.file {
+            InputFile::Domain => &domain_file,
+            InputFile::Problem => &problem_file,
+        };
+        fail(error.diagnostic.render(file))
+    })
+}
+
+/// Reads, parses and validates one plan file.
+fn check_plan(validator: &Validator, path: &Path, traced: bool) -> Outcome {
+    let file = match read(path) {
+        Ok(file) => file,
+        Err(reason) => return Outcome::Unusable(reason),
+    };
+    match parse_plan(&file.text) {
+        Ok(plan) if traced => Outcome::Checked(Box::new(validator.validate_traced(&plan))),
+        Ok(plan) => Outcome::Checked(Box::new(validator.validate(&plan))),
+        Err(diagnostics) => Outcome::Unusable(render_all(&file, &diagnostics)),
+    }
+}
+
+/// Runs `plan validate` and returns the exit status.
 pub fn run(args: ValidateArgs) -> i32 {
-    let _ = args;
-    eprintln!("plan validate: not implemented yet");
-    exit::UNSUPPORTED
+    let validator = match prepare(&args) {
+        Ok(validator) => validator,
+        Err(status) => return status,
+    };
+    let outcomes: Vec<(String, Outcome)> = args
+        .plans
+        .iter()
+        .map(|path| (path.display().to_string(), check_plan(&validator, path, args.verbose)))
+        .collect();
+    let valid = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Checked(r) if r.is_valid())).count();
+    let unusable = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Unusable(_))).count();
+    let invalid = outcomes.len() - valid - unusable;
+
+    if args.json {
+        println!("{}", json_report(&args, &outcomes, valid, invalid, unusable));
+    } else {
+        print!("{}", text_report(&outcomes, args.verbose, valid, invalid, unusable));
+    }
+    let mut status = if unusable > 0 {
+        exit::INPUT_ERROR
+    } else if invalid > 0 {
+        exit::FOUND_ERRORS
+    } else {
+        exit::SUCCESS
+    };
+    if let Some(path) = &args.junit {
+        let xml = junit_report(&args.problem.display().to_string(), &outcomes);
+        if let Err(error) = std::fs::write(path, xml) {
+            eprintln!("error: cannot write `{}`: {error}", path.display());
+            status = exit::INPUT_ERROR;
+        }
+    }
+    status
+}
+
+/// The human report: each plan's report, then a summary if there are several.
+fn text_report(outcomes: &[(String, Outcome)], verbose: bool, valid: usize, invalid: usize, unusable: usize) -> String {
+    let mut out = String::new();
+    let several = outcomes.len() > 1;
+    for (path, outcome) in outcomes {
+        if several {
+            let _ = writeln!(out, "== {path} ==");
+        }
+        match outcome {
+            Outcome::Checked(report) => out.push_str(&report.to_text(verbose)),
+            Outcome::Unusable(reason) => {
+                let _ = writeln!(out, "{}", reason.trim_end());
+                let _ = writeln!(out, "Plan file unusable: {path}");
+            }
+        }
+        if several {
+            out.push('\n');
+        }
+    }
+    if several {
+        let _ = writeln!(
+            out,
+            "Summary: {} plans, {valid} valid, {invalid} invalid, {unusable} unusable",
+            outcomes.len()
+        );
+    }
+    out
+}
+
+/// The JSON report: one entry per plan and a summary.
+fn json_report(args: &ValidateArgs, outcomes: &[(String, Outcome)], valid: usize, invalid: usize, unusable: usize) -> Value {
+    let plans: Vec<Value> = outcomes
+        .iter()
+        .map(|(path, outcome)| match outcome {
+            Outcome::Checked(report) => {
+                let mut value = report.to_json();
+                value["file"] = json!(path);
+                value
+            }
+            Outcome::Unusable(reason) => json!({"file": path, "valid": false, "input_error": reason}),
+        })
+        .collect();
+    json!({
+        "domain": args.domain.display().to_string(),
+        "problem": args.problem.display().to_string(),
+        "plans": plans,
+        "summary": {"plans": outcomes.len(), "valid": valid, "invalid": invalid, "unusable": unusable},
+    })
+}
+
+/// Escapes text for XML attributes and content.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Characters XML 1.0 cannot hold at all.
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JUnit XML: one test case per plan; invalid plans are failures, unusable
+/// plan files are errors.
+fn junit_report(problem: &str, outcomes: &[(String, Outcome)]) -> String {
+    let failures = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Checked(r) if !r.is_valid())).count();
+    let errors = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Unusable(_))).count();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites tests=\"{0}\" failures=\"{failures}\" errors=\"{errors}\">\n  <testsuite name=\"plan validate\" tests=\"{0}\" failures=\"{failures}\" errors=\"{errors}\">",
+        outcomes.len()
+    );
+    for (path, outcome) in outcomes {
+        let _ = write!(out, "    <testcase classname=\"{}\" name=\"{}\"", xml_escape(problem), xml_escape(path));
+        match outcome {
+            Outcome::Checked(report) if report.is_valid() => out.push_str("/>\n"),
+            Outcome::Checked(report) => {
+                let message = report.failure.as_ref().map_or(String::new(), |f| f.message.clone());
+                let _ = writeln!(
+                    out,
+                    ">\n      <failure message=\"{}\" type=\"invalid-plan\">{}</failure>\n    </testcase>",
+                    xml_escape(&message),
+                    xml_escape(&report.to_text(false))
+                );
+            }
+            Outcome::Unusable(reason) => {
+                let first = reason.lines().next().unwrap_or("unusable plan file");
+                let _ = writeln!(
+                    out,
+                    ">\n      <error message=\"{}\" type=\"input-error\">{}</error>\n    </testcase>",
+                    xml_escape(first),
+                    xml_escape(reason)
+                );
+            }
+        }
+    }
+    out.push_str("  </testsuite>\n</testsuites>\n");
+    out
 }

@@ -1,0 +1,963 @@
+//! Relaxed reachability as a Datalog fixpoint.
+//!
+//! Each action becomes a rule `applicable(params, witnesses) :- positive
+//! preconditions, type atoms`; each add effect a rule `atom :-
+//! applicable(params), type atoms of its forall variables, positive atoms
+//! of its condition`; each derived rule similarly. Negative literals,
+//! disjunctions, universal conditions and numeric conditions are dropped
+//! (they can only make a relaxed rule fire more often), except that
+//! (in)equalities and negated static atoms of the top-level conjunction
+//! are kept as cheap filters.
+//!
+//! Evaluation is semi-naive: facts are processed once, in FIFO order;
+//! processing a fact joins it, at each body position it matches, with the
+//! facts processed before it. Each (rule, trigger position) has a join
+//! plan fixed in advance: the next atom is always the one with most
+//! arguments already bound, looked up through a hash index on exactly
+//! those positions.
+
+use crate::normalize::{Arg, Formula, LAtom, Model, ObjId, PredKind, QVar, VarId};
+use crate::{GroundError, GroundOptions};
+use hashbrown::HashMap;
+use std::collections::VecDeque;
+
+const NONE: u32 = u32::MAX;
+
+/// A set of tuples of one predicate, in insertion order.
+#[derive(Debug, Default)]
+pub(crate) struct Relation {
+    pub arity: usize,
+    len: u32,
+    data: Vec<ObjId>,
+    set: HashMap<Box<[ObjId]>, u32>,
+    /// Tuples `0..processed` have been joined and indexed.
+    processed: u32,
+    indexes: Vec<Index>,
+}
+
+#[derive(Debug)]
+struct Index {
+    positions: Vec<usize>,
+    map: HashMap<Box<[ObjId]>, Vec<u32>>,
+}
+
+impl Relation {
+    fn new(arity: usize) -> Relation {
+        Relation {
+            arity,
+            ..Relation::default()
+        }
+    }
+
+    /// Number of tuples.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The `i`-th tuple.
+    pub fn tuple(&self, i: u32) -> &[ObjId] {
+        let start = i as usize * self.arity;
+        &self.data[start..start + self.arity]
+    }
+
+    /// The index of a tuple, if present.
+    pub fn find(&self, args: &[ObjId]) -> Option<u32> {
+        self.set.get(args).copied()
+    }
+
+    fn insert(&mut self, args: &[ObjId]) -> Option<u32> {
+        if self.set.contains_key(args) {
+            return None;
+        }
+        let id = self.len;
+        self.set.insert(args.into(), id);
+        self.data.extend_from_slice(args);
+        self.len += 1;
+        Some(id)
+    }
+
+    fn index_of(&mut self, positions: &[usize]) -> usize {
+        if let Some(i) = self.indexes.iter().position(|x| x.positions == positions) {
+            return i;
+        }
+        self.indexes.push(Index {
+            positions: positions.to_vec(),
+            map: HashMap::new(),
+        });
+        self.indexes.len() - 1
+    }
+
+    /// Marks the next tuple processed and adds it to the indexes.
+    fn process(&mut self, i: u32) {
+        debug_assert_eq!(i, self.processed);
+        self.processed = i + 1;
+        let start = i as usize * self.arity;
+        let tuple = &self.data[start..start + self.arity];
+        for index in &mut self.indexes {
+            let key: Box<[ObjId]> = index.positions.iter().map(|&p| tuple[p]).collect();
+            index.map.entry(key).or_default().push(i);
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct BodyAtom {
+    pred: u32,
+    args: Vec<Arg>,
+}
+
+#[derive(Clone, Debug)]
+enum Filter {
+    Eq(Arg, Arg),
+    Neq(Arg, Arg),
+    /// The atom must not be in the (static, complete) relation.
+    NotIn(u32, Vec<Arg>),
+}
+
+#[derive(Clone, Debug)]
+enum Access {
+    /// Every argument bound: a membership test.
+    Full,
+    /// Nothing bound: every processed tuple.
+    Scan,
+    /// Some arguments bound: the index with that slot.
+    Index(usize),
+}
+
+#[derive(Clone, Debug)]
+struct Step {
+    atom: usize,
+    access: Access,
+    /// Positions looked up (for `Full` every position, for `Index` the key).
+    key_positions: Vec<usize>,
+    /// Positions that bind variables (or repeat one bound in this step).
+    free: Vec<(usize, VarId)>,
+    /// Distinct variables first bound by this step.
+    new_vars: Vec<VarId>,
+    /// Filters checkable once this step has bound its variables.
+    filters: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+struct Plan {
+    /// The body atom the new fact matches; `None` for the plan that
+    /// evaluates the whole rule once its ground atoms are all reached.
+    trigger: Option<usize>,
+    trigger_filters: Vec<usize>,
+    steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug)]
+struct Rule {
+    head_pred: u32,
+    head_args: Vec<Arg>,
+    /// Body atoms with variables, joined through the plans.
+    body: Vec<BodyAtom>,
+    /// Distinct body atoms without variables (e.g. 0-ary ones): counted,
+    /// not joined; the rule is enabled once all of them are reached.
+    ground_body: Vec<(u32, Vec<ObjId>)>,
+    filters: Vec<Filter>,
+    num_vars: usize,
+    /// One plan per position of `body`.
+    plans: Vec<Plan>,
+    /// The plan evaluating the whole rule when it becomes enabled.
+    full_plan: Plan,
+}
+
+/// The result of the fixpoint.
+pub(crate) struct Reach {
+    /// Relations: the model's predicates first (by `PredId`), then type
+    /// sets and the rules' own predicates.
+    pub relations: Vec<Relation>,
+    /// Per action: the relation of applicable bindings
+    /// (parameters followed by the precondition's top-level witnesses).
+    pub action_bindings: Vec<u32>,
+    /// Per derived rule: the relation of its bindings (parameters followed
+    /// by top-level witnesses).
+    pub derived_bindings: Vec<u32>,
+}
+
+impl Reach {
+    /// Number of facts of all relations.
+    pub fn total_facts(&self) -> usize {
+        self.relations.iter().map(Relation::len).sum()
+    }
+}
+
+struct ProgramBuilder<'m> {
+    model: &'m Model,
+    relations: Vec<Relation>,
+    type_relation: HashMap<u32, u32>,
+    rules: Vec<Rule>,
+}
+
+impl ProgramBuilder<'_> {
+    fn new_relation(&mut self, arity: usize) -> u32 {
+        self.relations.push(Relation::new(arity));
+        (self.relations.len() - 1) as u32
+    }
+
+    fn type_pred(&mut self, set: u32) -> u32 {
+        if let Some(&r) = self.type_relation.get(&set) {
+            return r;
+        }
+        let r = self.new_relation(1);
+        for &o in &self.model.sets[set as usize] {
+            self.relations[r as usize].insert(&[o]);
+        }
+        self.type_relation.insert(set, r);
+        r
+    }
+
+    /// Adds the positive atoms of the relaxed formula to `body`, its
+    /// cheap filters to `filters`, and its existential variables to `vars`.
+    fn relax(
+        &self,
+        f: &Formula,
+        body: &mut Vec<BodyAtom>,
+        filters: &mut Vec<Filter>,
+        vars: &mut Vec<QVar>,
+    ) {
+        match f {
+            Formula::Lit {
+                atom,
+                positive: true,
+            } => body.push(BodyAtom {
+                pred: atom.pred,
+                args: atom.args.clone(),
+            }),
+            Formula::Lit {
+                atom,
+                positive: false,
+            }
+                if self.model.predicates[atom.pred as usize].kind == PredKind::Static => {
+                    filters.push(Filter::NotIn(atom.pred, atom.args.clone()));
+                }
+            Formula::Eq { a, b, positive } => filters.push(if *positive {
+                Filter::Eq(*a, *b)
+            } else {
+                Filter::Neq(*a, *b)
+            }),
+            Formula::And(parts) => {
+                for p in parts {
+                    self.relax(p, body, filters, vars);
+                }
+            }
+            Formula::Exists(qs, inner) => {
+                vars.extend_from_slice(qs);
+                self.relax(inner, body, filters, vars);
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds a rule, with a type atom for each of `vars` (skipped for the
+    /// set of all objects when the variable occurs in another atom).
+    fn add_rule(
+        &mut self,
+        head_pred: u32,
+        head_args: Vec<Arg>,
+        mut body: Vec<BodyAtom>,
+        filters: Vec<Filter>,
+        vars: &[QVar],
+        num_vars: usize,
+    ) {
+        let all_objects = self.model.objects.len();
+        for q in vars {
+            let occurs = body.iter().any(|a| a.args.contains(&Arg::Var(q.var)));
+            if occurs && self.model.sets[q.set as usize].len() == all_objects {
+                continue;
+            }
+            let pred = self.type_pred(q.set);
+            body.push(BodyAtom {
+                pred,
+                args: vec![Arg::Var(q.var)],
+            });
+        }
+        let (ground, body): (Vec<BodyAtom>, Vec<BodyAtom>) =
+            body.into_iter().partition(|a| a.args.iter().all(|x| matches!(x, Arg::Obj(_))));
+        let mut ground_body: Vec<(u32, Vec<ObjId>)> = ground
+            .into_iter()
+            .map(|a| (a.pred, a.args.iter().map(|x| if let Arg::Obj(o) = x { *o } else { NONE }).collect()))
+            .collect();
+        ground_body.sort_unstable();
+        ground_body.dedup();
+        let mut rule = Rule {
+            head_pred,
+            head_args,
+            body,
+            ground_body,
+            filters,
+            num_vars,
+            plans: Vec::new(),
+            full_plan: Plan {
+                trigger: None,
+                trigger_filters: Vec::new(),
+                steps: Vec::new(),
+            },
+        };
+        rule.plans = (0..rule.body.len()).map(|t| self.plan(&rule, Some(t))).collect();
+        rule.full_plan = self.plan(&rule, None);
+        self.rules.push(rule);
+    }
+
+    fn plan(&mut self, rule: &Rule, trigger: Option<usize>) -> Plan {
+        let mut bound = vec![false; rule.num_vars];
+        for a in trigger.iter().flat_map(|&t| &rule.body[t].args) {
+            if let Arg::Var(v) = a {
+                bound[*v as usize] = true;
+            }
+        }
+        let filter_vars: Vec<Vec<VarId>> = rule.filters.iter().map(filter_vars).collect();
+        let mut pending_filters: Vec<usize> = (0..rule.filters.len()).collect();
+        let take_ready = |bound: &[bool], pending: &mut Vec<usize>| -> Vec<usize> {
+            let (ready, rest): (Vec<usize>, Vec<usize>) = pending
+                .iter()
+                .partition(|&&f| filter_vars[f].iter().all(|&v| bound[v as usize]));
+            *pending = rest;
+            ready
+        };
+        let trigger_filters = take_ready(&bound, &mut pending_filters);
+        let mut remaining: Vec<usize> = (0..rule.body.len()).filter(|&i| Some(i) != trigger).collect();
+        let mut steps = Vec::new();
+        while !remaining.is_empty() {
+            // Most bound positions first; among atoms with nothing bound,
+            // domain atoms before type atoms, then fewer variables.
+            let score = |i: usize| {
+                let atom = &rule.body[i];
+                let n_bound = atom
+                    .args
+                    .iter()
+                    .filter(|a| {
+                        matches!(a, Arg::Obj(_)) || matches!(a, Arg::Var(v) if bound[*v as usize])
+                    })
+                    .count();
+                let is_type =
+                    (atom.pred as usize) >= self.model.predicates.len() && atom.args.len() == 1;
+                (
+                    n_bound == atom.args.len(),
+                    n_bound,
+                    !is_type,
+                    std::cmp::Reverse(atom.args.len() - n_bound),
+                )
+            };
+            let best_pos = (0..remaining.len())
+                .max_by_key(|&k| (score(remaining[k]), std::cmp::Reverse(k)))
+                .unwrap_or(0);
+            let atom_index = remaining.remove(best_pos);
+            let atom = &rule.body[atom_index];
+            let mut key_positions = Vec::new();
+            let mut free = Vec::new();
+            let mut new_vars = Vec::new();
+            for (pos, a) in atom.args.iter().enumerate() {
+                match a {
+                    Arg::Obj(_) => key_positions.push(pos),
+                    Arg::Var(v) if bound[*v as usize] => key_positions.push(pos),
+                    Arg::Var(v) => {
+                        free.push((pos, *v));
+                        if !new_vars.contains(v) {
+                            new_vars.push(*v);
+                        }
+                    }
+                }
+            }
+            let access = if free.is_empty() {
+                Access::Full
+            } else if key_positions.is_empty() {
+                Access::Scan
+            } else {
+                Access::Index(self.relations[atom.pred as usize].index_of(&key_positions))
+            };
+            for v in &new_vars {
+                bound[*v as usize] = true;
+            }
+            let filters = take_ready(&bound, &mut pending_filters);
+            steps.push(Step {
+                atom: atom_index,
+                access,
+                key_positions,
+                free,
+                new_vars,
+                filters,
+            });
+        }
+        Plan {
+            trigger,
+            trigger_filters,
+            steps,
+        }
+    }
+}
+
+fn filter_vars(f: &Filter) -> Vec<VarId> {
+    let args: Vec<Arg> = match f {
+        Filter::Eq(a, b) | Filter::Neq(a, b) => vec![*a, *b],
+        Filter::NotIn(_, args) => args.clone(),
+    };
+    args.into_iter()
+        .filter_map(|a| if let Arg::Var(v) = a { Some(v) } else { None })
+        .collect()
+}
+
+fn value(a: &Arg, bind: &[u32]) -> u32 {
+    match a {
+        Arg::Obj(o) => *o,
+        Arg::Var(v) => bind[*v as usize],
+    }
+}
+
+fn atom_args(atom: &LAtom) -> Vec<Arg> {
+    atom.args.clone()
+}
+
+/// Candidate tuples of one join step.
+enum Cands<'a> {
+    List(&'a [u32]),
+    Range(u32),
+    One(u32),
+    Empty,
+}
+
+impl Cands<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Cands::List(l) => l.len(),
+            Cands::Range(n) => *n as usize,
+            Cands::One(_) => 1,
+            Cands::Empty => 0,
+        }
+    }
+    fn get(&self, i: usize) -> u32 {
+        match self {
+            Cands::List(l) => l[i],
+            Cands::Range(_) => i as u32,
+            Cands::One(x) => *x,
+            Cands::Empty => 0,
+        }
+    }
+}
+
+struct Engine {
+    relations: Vec<Relation>,
+    rules: Vec<Rule>,
+}
+
+impl Engine {
+    fn filters_hold(&self, rule: &Rule, which: &[usize], bind: &[u32], key: &mut Vec<u32>) -> bool {
+        which.iter().all(|&f| match &rule.filters[f] {
+            Filter::Eq(a, b) => value(a, bind) == value(b, bind),
+            Filter::Neq(a, b) => value(a, bind) != value(b, bind),
+            Filter::NotIn(pred, args) => {
+                key.clear();
+                key.extend(args.iter().map(|a| value(a, bind)));
+                self.relations[*pred as usize].find(key).is_none()
+            }
+        })
+    }
+
+    fn candidates(&self, rule: &Rule, step: &Step, bind: &[u32], key: &mut Vec<u32>) -> Cands<'_> {
+        let atom = &rule.body[step.atom];
+        let rel = &self.relations[atom.pred as usize];
+        match step.access {
+            Access::Scan => Cands::Range(rel.processed),
+            Access::Full | Access::Index(_) => {
+                key.clear();
+                key.extend(
+                    step.key_positions
+                        .iter()
+                        .map(|&p| value(&atom.args[p], bind)),
+                );
+                match step.access {
+                    Access::Full => match rel.find(key) {
+                        Some(i) if i < rel.processed => Cands::One(i),
+                        _ => Cands::Empty,
+                    },
+                    Access::Index(ix) => rel.indexes[ix]
+                        .map
+                        .get(&key[..])
+                        .map_or(Cands::Empty, |l| Cands::List(l)),
+                    Access::Scan => Cands::Empty,
+                }
+            }
+        }
+    }
+
+    /// Joins the fact `tuple` at the plan's trigger position with the
+    /// processed facts; appends head tuples to `out`.
+    fn fire(
+        &self,
+        rule: &Rule,
+        plan: &Plan,
+        tuple: &[u32],
+        bind: &mut [u32],
+        key: &mut Vec<u32>,
+        out: &mut Vec<u32>,
+    ) -> usize {
+        bind.fill(NONE);
+        let mut emitted = 0;
+        let trigger_args: &[Arg] = plan.trigger.map_or(&[], |t| &rule.body[t].args);
+        for (a, &val) in trigger_args.iter().zip(tuple) {
+            match a {
+                Arg::Obj(o) if *o != val => return 0,
+                Arg::Obj(_) => {}
+                Arg::Var(v) => {
+                    let slot = &mut bind[*v as usize];
+                    if *slot == NONE {
+                        *slot = val;
+                    } else if *slot != val {
+                        return 0;
+                    }
+                }
+            }
+        }
+        if !self.filters_hold(rule, &plan.trigger_filters, bind, key) {
+            return 0;
+        }
+        let steps = &plan.steps;
+        if steps.is_empty() {
+            return emit(rule, bind, out);
+        }
+        let mut cands: Vec<Cands> = Vec::with_capacity(steps.len());
+        let mut positions = vec![0usize; steps.len()];
+        cands.push(self.candidates(rule, &steps[0], bind, key));
+        let mut level = 0usize;
+        loop {
+            let step = &steps[level];
+            let mut matched = false;
+            while positions[level] < cands[level].len() {
+                let i = cands[level].get(positions[level]);
+                positions[level] += 1;
+                for v in &step.new_vars {
+                    bind[*v as usize] = NONE;
+                }
+                let t = self.relations[rule.body[step.atom].pred as usize].tuple(i);
+                let mut ok = true;
+                for &(pos, v) in &step.free {
+                    let slot = &mut bind[v as usize];
+                    if *slot == NONE {
+                        *slot = t[pos];
+                    } else if *slot != t[pos] {
+                        ok = false;
+                        break;
+                    }
+                }
+                if ok && self.filters_hold(rule, &step.filters, bind, key) {
+                    matched = true;
+                    break;
+                }
+            }
+            if !matched {
+                cands.pop();
+                if level == 0 {
+                    return emitted;
+                }
+                level -= 1;
+                continue;
+            }
+            if level + 1 == steps.len() {
+                emitted += emit(rule, bind, out);
+                continue;
+            }
+            level += 1;
+            positions[level] = 0;
+            let c = self.candidates(rule, &steps[level], bind, key);
+            cands.push(c);
+        }
+    }
+}
+
+/// Appends the head tuple under `bind` to `out`; returns 1 when emitted.
+fn emit(rule: &Rule, bind: &[u32], out: &mut Vec<u32>) -> usize {
+    let start = out.len();
+    for a in &rule.head_args {
+        let v = value(a, bind);
+        if v == NONE {
+            out.truncate(start);
+            return 0;
+        }
+        out.push(v);
+    }
+    1
+}
+
+/// Runs relaxed reachability for the model.
+pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Reach, GroundError> {
+    let mut b = ProgramBuilder {
+        model,
+        relations: model
+            .predicates
+            .iter()
+            .map(|p| Relation::new(p.arity))
+            .collect(),
+        type_relation: HashMap::new(),
+        rules: Vec::new(),
+    };
+    let mut action_bindings = Vec::with_capacity(model.actions.len());
+    // Which relation counts operators of which action, for the guard.
+    let mut guarded: HashMap<u32, usize> = HashMap::new();
+    for (ai, a) in model.actions.iter().enumerate() {
+        let params: Vec<Arg> = a.params.iter().map(|q| Arg::Var(q.var)).collect();
+        let mut body = Vec::new();
+        let mut filters = Vec::new();
+        let mut vars = a.params.clone();
+        vars.extend_from_slice(&a.pre_exists);
+        b.relax(&a.pre, &mut body, &mut filters, &mut vars);
+        let mut full_args = params.clone();
+        full_args.extend(a.pre_exists.iter().map(|q| Arg::Var(q.var)));
+        let full = b.new_relation(full_args.len());
+        guarded.insert(full, ai);
+        b.add_rule(full, full_args.clone(), body, filters, &vars, a.num_vars);
+        action_bindings.push(full);
+        // The applicable parameter tuples without witnesses, which the
+        // effect rules join with.
+        let applicable = if a.pre_exists.is_empty() {
+            full
+        } else {
+            let r = b.new_relation(params.len());
+            let body = vec![BodyAtom {
+                pred: full,
+                args: full_args,
+            }];
+            b.add_rule(r, params.clone(), body, Vec::new(), &[], a.num_vars);
+            r
+        };
+        for g in &a.groups {
+            if g.adds.is_empty() {
+                continue;
+            }
+            for add in &g.adds {
+                let mut body = vec![BodyAtom {
+                    pred: applicable,
+                    args: params.clone(),
+                }];
+                let mut filters = Vec::new();
+                let mut vars = g.forall.clone();
+                b.relax(&g.condition, &mut body, &mut filters, &mut vars);
+                b.add_rule(add.pred, atom_args(add), body, filters, &vars, a.num_vars);
+            }
+        }
+    }
+    let mut derived_bindings = Vec::with_capacity(model.derived.len());
+    for d in &model.derived {
+        let mut body = Vec::new();
+        let mut filters = Vec::new();
+        let mut vars = d.params.clone();
+        vars.extend_from_slice(&d.exists);
+        b.relax(&d.body, &mut body, &mut filters, &mut vars);
+        let mut full_args: Vec<Arg> = d.params.iter().map(|q| Arg::Var(q.var)).collect();
+        full_args.extend(d.exists.iter().map(|q| Arg::Var(q.var)));
+        let full = b.new_relation(full_args.len());
+        b.add_rule(full, full_args.clone(), body, filters, &vars, d.num_vars);
+        derived_bindings.push(full);
+        let head_args: Vec<Arg> = d.params.iter().map(|q| Arg::Var(q.var)).collect();
+        b.add_rule(
+            d.head,
+            head_args,
+            vec![BodyAtom {
+                pred: full,
+                args: full_args,
+            }],
+            Vec::new(),
+            &[],
+            d.num_vars,
+        );
+    }
+
+    let mut engine = Engine {
+        relations: b.relations,
+        rules: b.rules,
+    };
+    let mut triggers: Vec<Vec<(u32, u32)>> = vec![Vec::new(); engine.relations.len()];
+    // Rules waiting for a ground atom, and how many each still misses.
+    let mut ground_triggers: HashMap<(u32, Box<[ObjId]>), Vec<u32>> = HashMap::new();
+    let mut missing: Vec<usize> = Vec::with_capacity(engine.rules.len());
+    for (ri, rule) in engine.rules.iter().enumerate() {
+        for (pi, plan) in rule.plans.iter().enumerate() {
+            if let Some(t) = plan.trigger {
+                triggers[rule.body[t].pred as usize].push((ri as u32, pi as u32));
+            }
+        }
+        for (pred, args) in &rule.ground_body {
+            ground_triggers.entry((*pred, args.as_slice().into())).or_default().push(ri as u32);
+        }
+        missing.push(rule.ground_body.len());
+    }
+    let mut queue: VecDeque<(u32, u32)> = VecDeque::new();
+    // Facts already present (type sets) are queued first.
+    for (r, rel) in engine.relations.iter().enumerate() {
+        for i in 0..rel.len {
+            queue.push_back((r as u32, i));
+        }
+    }
+    for (pred, args) in &model.init_atoms {
+        if let Some(i) = engine.relations[*pred as usize].insert(args) {
+            queue.push_back((*pred, i));
+        }
+    }
+    let mut total: usize = engine.relations.iter().map(Relation::len).sum();
+    let mut out: Vec<u32> = Vec::new();
+    let mut key: Vec<u32> = Vec::new();
+    let mut bind: Vec<u32> = Vec::new();
+    // Adds the `emitted` head tuples in `out` to relation `head`.
+    let mut insert_out = |engine: &mut Engine,
+                          head: u32,
+                          emitted: usize,
+                          out: &mut Vec<u32>,
+                          queue: &mut VecDeque<(u32, u32)>|
+     -> Result<(), GroundError> {
+        let rel = &mut engine.relations[head as usize];
+        let mut inserted = 0usize;
+        if rel.arity == 0 {
+            if emitted > 0
+                && let Some(i) = rel.insert(&[]) {
+                    queue.push_back((head, i));
+                    inserted += 1;
+                }
+        } else {
+            for t in out.chunks_exact(rel.arity) {
+                if let Some(i) = rel.insert(t) {
+                    queue.push_back((head, i));
+                    inserted += 1;
+                }
+            }
+        }
+        out.clear();
+        total += inserted;
+        if total > options.max_facts {
+            return Err(GroundError::TooManyFacts {
+                limit: options.max_facts,
+            });
+        }
+        if let Some(&ai) = guarded.get(&head)
+            && engine.relations[head as usize].len() > options.max_operators {
+                return Err(GroundError::TooManyOperators {
+                    action: model.actions[ai].name.clone(),
+                    limit: options.max_operators,
+                });
+            }
+        Ok(())
+    };
+    // Rules without ground atoms are enabled from the start: those with
+    // no other atoms hold unconditionally.
+    for ri in 0..engine.rules.len() {
+        if missing[ri] == 0 && engine.rules[ri].body.is_empty() {
+            let rule = &engine.rules[ri];
+            bind.clear();
+            bind.resize(rule.num_vars, NONE);
+            let head = rule.head_pred;
+            let emitted = engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
+            insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
+        }
+    }
+    let mut tuple: Vec<u32> = Vec::new();
+    while let Some((pred, i)) = queue.pop_front() {
+        let rel = &mut engine.relations[pred as usize];
+        rel.process(i);
+        tuple.clear();
+        tuple.extend_from_slice(rel.tuple(i));
+        // Ground atoms: a rule whose last one this is evaluates in full
+        // (its other atoms may have been processed long ago).
+        if let Some(waiting) = ground_triggers.get(&(pred, tuple.as_slice().into())) {
+            for &ri in waiting {
+                missing[ri as usize] -= 1;
+                if missing[ri as usize] > 0 {
+                    continue;
+                }
+                let rule = &engine.rules[ri as usize];
+                bind.clear();
+                bind.resize(rule.num_vars, NONE);
+                let head = rule.head_pred;
+                let emitted = engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
+                if emitted > 0 {
+                    insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
+                }
+            }
+        }
+        for &(ri, pi) in &triggers[pred as usize] {
+            if missing[ri as usize] > 0 {
+                continue;
+            }
+            let rule = &engine.rules[ri as usize];
+            bind.clear();
+            bind.resize(rule.num_vars, NONE);
+            let head = rule.head_pred;
+            let emitted = engine.fire(rule, &rule.plans[pi as usize], &tuple, &mut bind, &mut key, &mut out);
+            if emitted > 0 {
+                insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
+            }
+        }
+    }
+    Ok(Reach {
+        relations: engine.relations,
+        action_bindings,
+        derived_bindings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fixpoint against a naive reference that enumerates every
+    //! parameter combination, on random STRIPS domains with typing,
+    //! constants in atoms, negative static preconditions and equality.
+
+    use super::*;
+    use crate::normalize::normalize;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    /// A small deterministic generator (xorshift), so a failing case is
+    /// reproduced by its seed.
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    fn random_task(seed: u64) -> (String, String) {
+        let mut rng = Rng(seed | 1);
+        let n_objects = 1 + rng.below(4);
+        let arities: Vec<usize> = (0..4).map(|_| rng.below(3)).collect();
+        let mut domain = String::from("(define (domain r) (:requirements :typing :negative-preconditions :equality)\n(:types t - object)\n(:predicates");
+        for (p, a) in arities.iter().enumerate() {
+            domain.push_str(&format!(" (p{p}"));
+            for i in 0..*a {
+                domain.push_str(&format!(" ?x{i}"));
+            }
+            domain.push(')');
+        }
+        domain.push_str(")\n");
+        let term = |rng: &mut Rng, n_params: usize| {
+            if n_params > 0 && rng.below(5) > 0 { format!("?v{}", rng.below(n_params)) } else { format!("o{}", rng.below(n_objects)) }
+        };
+        let atom = |rng: &mut Rng, n_params: usize| {
+            let p = rng.below(arities.len());
+            let mut s = format!("(p{p}");
+            for _ in 0..arities[p] {
+                s.push(' ');
+                s.push_str(&term(rng, n_params));
+            }
+            s.push(')');
+            s
+        };
+        for a in 0..1 + rng.below(3) {
+            let n_params = rng.below(4);
+            domain.push_str(&format!("(:action a{a} :parameters ("));
+            for i in 0..n_params {
+                domain.push_str(&format!("?v{i} - {} ", if rng.below(3) == 0 { "t" } else { "object" }));
+            }
+            domain.push_str(") :precondition (and");
+            for _ in 0..rng.below(4) {
+                match rng.below(6) {
+                    0 => domain.push_str(&format!(" (not {})", atom(&mut rng, n_params))),
+                    1 => domain.push_str(&format!(" (not (= {} {}))", term(&mut rng, n_params), term(&mut rng, n_params))),
+                    2 => domain.push_str(&format!(" (= {} {})", term(&mut rng, n_params), term(&mut rng, n_params))),
+                    _ => domain.push_str(&format!(" {}", atom(&mut rng, n_params))),
+                }
+            }
+            domain.push_str(") :effect (and");
+            for _ in 0..1 + rng.below(2) {
+                domain.push_str(&format!(" {}", atom(&mut rng, n_params)));
+            }
+            if rng.below(2) == 0 {
+                domain.push_str(&format!(" (not {})", atom(&mut rng, n_params)));
+            }
+            domain.push_str("))\n");
+        }
+        domain.push(')');
+        let mut problem = String::from("(define (problem r1) (:domain r) (:objects");
+        for o in 0..n_objects {
+            problem.push_str(&format!(" o{o}{}", if rng.below(2) == 0 { " - t" } else { " - object" }));
+        }
+        problem.push_str(") (:init");
+        for _ in 0..rng.below(6) {
+            let p = rng.below(arities.len());
+            problem.push_str(&format!(" (p{p}"));
+            for _ in 0..arities[p] {
+                problem.push_str(&format!(" o{}", rng.below(n_objects)));
+            }
+            problem.push(')');
+        }
+        problem.push_str(") (:goal (and)))");
+        (domain, problem)
+    }
+
+    type Facts = BTreeSet<(u32, Vec<u32>)>;
+
+    /// Relaxed reachability by enumerating every parameter tuple.
+    fn naive(model: &Model) -> (Facts, Vec<BTreeSet<Vec<u32>>>) {
+        let mut facts: Facts = model.init_atoms.iter().cloned().collect();
+        let mut bindings = vec![BTreeSet::new(); model.actions.len()];
+        let value = |a: &Arg, b: &[u32]| match a {
+            Arg::Obj(o) => *o,
+            Arg::Var(v) => b[*v as usize],
+        };
+        loop {
+            let mut changed = false;
+            for (ai, a) in model.actions.iter().enumerate() {
+                let sets: Vec<&[u32]> = a.params.iter().map(|q| model.sets[q.set as usize].as_slice()).collect();
+                let total: usize = sets.iter().map(|s| s.len()).product();
+                for mut k in 0..total {
+                    let mut b = vec![0u32; a.num_vars];
+                    for (q, s) in a.params.iter().zip(&sets) {
+                        b[q.var as usize] = s[k % s.len()];
+                        k /= s.len();
+                    }
+                    let parts = match &a.pre {
+                        Formula::And(parts) => parts.clone(),
+                        other => vec![other.clone()],
+                    };
+                    let holds = parts.iter().all(|f| match f {
+                        Formula::Lit { atom, positive } => {
+                            let ground = (atom.pred, atom.args.iter().map(|x| value(x, &b)).collect::<Vec<_>>());
+                            let is_static = model.predicates[atom.pred as usize].kind == PredKind::Static;
+                            if *positive { facts.contains(&ground) } else { !is_static || !facts.contains(&ground) }
+                        }
+                        Formula::Eq { a, b: c, positive } => (value(a, &b) == value(c, &b)) == *positive,
+                        _ => true,
+                    });
+                    if !holds {
+                        continue;
+                    }
+                    let tuple: Vec<u32> = a.params.iter().map(|q| b[q.var as usize]).collect();
+                    changed |= bindings[ai].insert(tuple);
+                    for g in &a.groups {
+                        for add in &g.adds {
+                            changed |= facts.insert((add.pred, add.args.iter().map(|x| value(x, &b)).collect()));
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return (facts, bindings);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn fixpoint_matches_naive_enumeration(seed in any::<u64>()) {
+            let (domain_text, problem_text) = random_task(seed);
+            let domain = pddl_syntax::parse_domain(&domain_text).expect("generated domain parses");
+            let problem = pddl_syntax::parse_problem(&problem_text).expect("generated problem parses");
+            let model = normalize(&domain, &problem).expect("normalises");
+            let reach = reachability(&model, &GroundOptions::default()).expect("reachability");
+            let (facts, bindings) = naive(&model);
+            for (ai, expected) in bindings.iter().enumerate() {
+                let rel = &reach.relations[reach.action_bindings[ai] as usize];
+                let got: BTreeSet<Vec<u32>> = (0..rel.len() as u32).map(|i| rel.tuple(i).to_vec()).collect();
+                prop_assert_eq!(&got, expected, "action {} of\n{}\n{}", ai, domain_text, problem_text);
+            }
+            for (p, _) in model.predicates.iter().enumerate() {
+                let rel = &reach.relations[p];
+                let got: Facts = (0..rel.len() as u32).map(|i| (p as u32, rel.tuple(i).to_vec())).collect();
+                let expected: Facts = facts.iter().filter(|(q, _)| *q == p as u32).cloned().collect();
+                prop_assert_eq!(got, expected, "predicate p{} of\n{}\n{}", p, domain_text, problem_text);
+            }
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! Finishing the ground task: the cost model, compiling away facts that
+//! never change, and renumbering facts and fluents in sorted order.
+
+use crate::instantiate::{MetricInfo, RawTask, tidy};
+use crate::normalize::Model;
+use crate::task::{
+    AssignOp, Conjunction, Cost, CostModel, FactId, FluentId, GroundAtom, GroundMetric,
+    NumCondition, NumEffect, NumExpr, Operator, Task,
+};
+
+/// Most rounds of constant-fact elimination (each round can only expose
+/// more constants by dropping operators; a few rounds reach the fixpoint
+/// in practice).
+const MAX_ROUNDS: usize = 8;
+
+pub(crate) fn finish(model: &Model, mut raw: RawTask) -> Task {
+    let (cost_model, metric) = cost_model(&mut raw);
+    eliminate_constant_facts(&mut raw);
+    compact(model, raw, cost_model, metric)
+}
+
+fn visit_expr(e: &NumExpr, f: &mut impl FnMut(FluentId)) {
+    match e {
+        NumExpr::Const(_) => {}
+        NumExpr::Fluent(id) => f(*id),
+        NumExpr::Neg(a) => visit_expr(a, f),
+        NumExpr::Add(a, b) | NumExpr::Sub(a, b) | NumExpr::Mul(a, b) | NumExpr::Div(a, b) => {
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+    }
+}
+
+fn visit_conjunction_reads(c: &Conjunction, f: &mut impl FnMut(FluentId)) {
+    for n in &c.numeric {
+        visit_expr(&n.lhs, f);
+        visit_expr(&n.rhs, f);
+    }
+}
+
+/// Every fluent read by a condition or an effect's right-hand side.
+fn fluents_read(raw: &RawTask) -> Vec<bool> {
+    let mut read = vec![false; raw.fluents.len()];
+    let mut mark = |id: FluentId| read[id as usize] = true;
+    for op in &raw.operators {
+        visit_conjunction_reads(&op.precondition, &mut mark);
+        for n in &op.numeric {
+            visit_expr(&n.expr, &mut mark);
+        }
+        for c in &op.conditional {
+            visit_conjunction_reads(&c.condition, &mut mark);
+            for n in &c.numeric {
+                visit_expr(&n.expr, &mut mark);
+            }
+        }
+    }
+    for a in &raw.axioms {
+        visit_conjunction_reads(&a.body, &mut mark);
+    }
+    visit_conjunction_reads(&raw.goal, &mut mark);
+    read
+}
+
+/// Decides how operator costs relate to the metric; on success removes
+/// the cost fluents' effects from the operators and sets their costs.
+fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
+    let Some(info) = raw.metric.take() else {
+        return (CostModel::Unit, None);
+    };
+    match costs_from_metric(raw, &info) {
+        Ok((costs, fluents, offset)) => {
+            let is_cost: Vec<bool> = (0..raw.fluents.len() as FluentId)
+                .map(|f| fluents.contains(&f))
+                .collect();
+            for (op, cost) in raw.operators.iter_mut().zip(costs) {
+                op.cost = cost;
+                op.numeric.retain(|n| !is_cost[n.fluent as usize]);
+            }
+            let names = fluents
+                .iter()
+                .map(|&f| raw.fluents[f as usize].to_string())
+                .collect();
+            (
+                CostModel::FromMetric {
+                    fluents: names,
+                    offset,
+                },
+                Some(GroundMetric {
+                    minimize: true,
+                    expr: NumExpr::Const(0.0),
+                }),
+            )
+        }
+        Err(reason) => (
+            CostModel::NotOptimised { reason },
+            info.expr.map(|expr| GroundMetric {
+                minimize: info.minimize,
+                expr,
+            }),
+        ),
+    }
+}
+
+/// Operator costs, the cost fluents and the initial metric value, or why
+/// the metric cannot become operator costs.
+fn costs_from_metric(
+    raw: &RawTask,
+    info: &MetricInfo,
+) -> Result<(Vec<Cost>, Vec<FluentId>, f64), String> {
+    if !info.minimize {
+        return Err("the metric is maximised".into());
+    }
+    let (terms, constant) = info.linear.clone()?;
+    let mut weights = vec![0.0f64; raw.fluents.len()];
+    for (f, w) in terms {
+        weights[f as usize] += w;
+    }
+    let fluents: Vec<FluentId> = (0..raw.fluents.len() as FluentId)
+        .filter(|&f| weights[f as usize] != 0.0)
+        .collect();
+    let mut offset = constant;
+    for &f in &fluents {
+        let name = &raw.fluents[f as usize];
+        if weights[f as usize] < 0.0 {
+            return Err(format!("the metric decreases with {name}"));
+        }
+        let init = raw.init_fluents[f as usize];
+        if init.is_nan() {
+            return Err(format!("{name} has no initial value"));
+        }
+        offset += weights[f as usize] * init;
+        if raw.conditional_numeric.contains(&f) {
+            return Err(format!("{name} is changed by a conditional effect"));
+        }
+    }
+    let read = fluents_read(raw);
+    if let Some(&f) = fluents.iter().find(|&&f| read[f as usize]) {
+        return Err(format!(
+            "{} is used in a condition or expression",
+            raw.fluents[f as usize]
+        ));
+    }
+    let mut costs = Vec::with_capacity(raw.operators.len());
+    for op in &raw.operators {
+        let mut cost = 0.0;
+        for n in &op.numeric {
+            let w = weights[n.fluent as usize];
+            if w == 0.0 {
+                continue;
+            }
+            let name = &raw.fluents[n.fluent as usize];
+            match (n.op, &n.expr) {
+                (AssignOp::Increase, NumExpr::Const(v)) if *v >= 0.0 => cost += w * v,
+                (AssignOp::Increase, NumExpr::Const(v)) => {
+                    return Err(format!(
+                        "{} increases {name} by a negative amount ({v})",
+                        op.plan_line()
+                    ));
+                }
+                (AssignOp::Increase, _) => {
+                    return Err(format!(
+                        "{} increases {name} by a state-dependent amount",
+                        op.plan_line()
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "{} changes {name} other than by `increase`",
+                        op.plan_line()
+                    ));
+                }
+            }
+        }
+        let rounded = cost.round();
+        if !cost.is_finite() || (cost - rounded).abs() > 1e-9 || rounded > u64::MAX as f64 / 4.0 {
+            return Err(format!(
+                "{} has a non-integer cost ({cost})",
+                op.plan_line()
+            ));
+        }
+        costs.push(rounded as Cost);
+    }
+    Ok((costs, fluents, offset))
+}
+
+/// Removes facts that are always true (initially true, never deleted) or
+/// always false (initially false, never added or derived), and the
+/// operators, effects and axioms they make impossible.
+fn eliminate_constant_facts(raw: &mut RawTask) {
+    let n = raw.facts.len();
+    let mut init = vec![false; n];
+    for &f in &raw.init_facts {
+        init[f as usize] = true;
+    }
+    for _ in 0..MAX_ROUNDS {
+        let mut added = vec![false; n];
+        let mut deleted = vec![false; n];
+        for op in &raw.operators {
+            op.add.iter().for_each(|&f| added[f as usize] = true);
+            op.del.iter().for_each(|&f| deleted[f as usize] = true);
+            for c in &op.conditional {
+                c.add.iter().for_each(|&f| added[f as usize] = true);
+                c.del.iter().for_each(|&f| deleted[f as usize] = true);
+            }
+        }
+        for a in &raw.axioms {
+            added[a.head as usize] = true;
+        }
+        // Some(true): always true; Some(false): always false.
+        let constant: Vec<Option<bool>> = (0..n)
+            .map(|f| {
+                if raw.derived[f] {
+                    (!added[f]).then_some(false)
+                } else if init[f] && !deleted[f] {
+                    Some(true)
+                } else if !init[f] && !added[f] {
+                    Some(false)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut changed = false;
+        let before = (raw.operators.len(), raw.axioms.len());
+        // Returns false when the conjunction can never hold.
+        let simplify = |c: &mut Conjunction, changed: &mut bool| -> bool {
+            if c.pos.iter().any(|&f| constant[f as usize] == Some(false))
+                || c.neg.iter().any(|&f| constant[f as usize] == Some(true))
+            {
+                return false;
+            }
+            let len = c.pos.len() + c.neg.len();
+            c.pos.retain(|&f| constant[f as usize].is_none());
+            c.neg.retain(|&f| constant[f as usize].is_none());
+            *changed |= len != c.pos.len() + c.neg.len();
+            true
+        };
+        raw.operators.retain_mut(|op| {
+            if !simplify(&mut op.precondition, &mut changed) {
+                return false;
+            }
+            let mut merged = Vec::new();
+            op.conditional.retain_mut(|c| {
+                if !simplify(&mut c.condition, &mut changed) {
+                    return false;
+                }
+                c.add.retain(|&f| constant[f as usize].is_none());
+                c.del.retain(|&f| constant[f as usize].is_none());
+                if c.condition.is_empty() {
+                    merged.push(std::mem::take(c));
+                    return false;
+                }
+                !(c.add.is_empty() && c.del.is_empty() && c.numeric.is_empty())
+            });
+            for c in merged {
+                op.add.extend(c.add);
+                op.del.extend(c.del);
+                op.numeric.extend(c.numeric);
+            }
+            op.add.retain(|&f| constant[f as usize].is_none());
+            op.del.retain(|&f| constant[f as usize].is_none());
+            op.add.sort_unstable();
+            op.add.dedup();
+            op.del.sort_unstable();
+            op.del.dedup();
+            !(op.add.is_empty()
+                && op.del.is_empty()
+                && op.numeric.is_empty()
+                && op.conditional.is_empty())
+        });
+        raw.axioms
+            .retain_mut(|a| simplify(&mut a.body, &mut changed));
+        // An impossible goal keeps its always-false fact, so the task
+        // stays visibly unsolvable.
+        let mut goal = raw.goal.clone();
+        if simplify(&mut goal, &mut changed) {
+            raw.goal = goal;
+        }
+        changed |= before != (raw.operators.len(), raw.axioms.len());
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Calls `f` on every fact id and every fluent id of the task's parts.
+struct Ids<'a> {
+    facts: &'a mut dyn FnMut(&mut FactId),
+    fluents: &'a mut dyn FnMut(&mut FluentId),
+}
+
+impl Ids<'_> {
+    fn conjunction(&mut self, c: &mut Conjunction) {
+        c.pos
+            .iter_mut()
+            .chain(c.neg.iter_mut())
+            .for_each(|f| (self.facts)(f));
+        for NumCondition { lhs, rhs, .. } in &mut c.numeric {
+            self.expr(lhs);
+            self.expr(rhs);
+        }
+    }
+    fn expr(&mut self, e: &mut NumExpr) {
+        match e {
+            NumExpr::Const(_) => {}
+            NumExpr::Fluent(id) => (self.fluents)(id),
+            NumExpr::Neg(a) => self.expr(a),
+            NumExpr::Add(a, b) | NumExpr::Sub(a, b) | NumExpr::Mul(a, b) | NumExpr::Div(a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+        }
+    }
+    fn effects(&mut self, add: &mut [FactId], del: &mut [FactId], numeric: &mut [NumEffect]) {
+        add.iter_mut()
+            .chain(del.iter_mut())
+            .for_each(|f| (self.facts)(f));
+        for n in numeric {
+            (self.fluents)(&mut n.fluent);
+            self.expr(&mut n.expr);
+        }
+    }
+    fn operator(&mut self, op: &mut Operator) {
+        self.conjunction(&mut op.precondition);
+        self.effects(&mut op.add, &mut op.del, &mut op.numeric);
+        for c in &mut op.conditional {
+            self.conjunction(&mut c.condition);
+            self.effects(&mut c.add, &mut c.del, &mut c.numeric);
+        }
+    }
+    fn task(&mut self, raw: &mut RawTask, metric: &mut Option<GroundMetric>) {
+        for op in &mut raw.operators {
+            self.operator(op);
+        }
+        for a in &mut raw.axioms {
+            (self.facts)(&mut a.head);
+            self.conjunction(&mut a.body);
+        }
+        self.conjunction(&mut raw.goal);
+        if let Some(m) = metric {
+            self.expr(&mut m.expr);
+        }
+    }
+}
+
+/// Keeps only the facts and fluents still used, numbered in sorted name
+/// order, and sorts every id list.
+fn compact(
+    model: &Model,
+    mut raw: RawTask,
+    cost_model: CostModel,
+    mut metric: Option<GroundMetric>,
+) -> Task {
+    let mut fact_used = vec![false; raw.facts.len()];
+    let mut fluent_used = vec![false; raw.fluents.len()];
+    Ids {
+        facts: &mut |f: &mut FactId| fact_used[*f as usize] = true,
+        fluents: &mut |f: &mut FluentId| fluent_used[*f as usize] = true,
+    }
+    .task(&mut raw, &mut metric);
+    let fact_map = sorted_renumbering(&raw.facts, &fact_used);
+    let fluent_map = sorted_renumbering(&raw.fluents, &fluent_used);
+    Ids {
+        facts: &mut |f: &mut FactId| *f = fact_map[*f as usize],
+        fluents: &mut |f: &mut FluentId| *f = fluent_map[*f as usize],
+    }
+    .task(&mut raw, &mut metric);
+    let facts = renumbered(raw.facts, &fact_map);
+    let fluents = renumbered(raw.fluents, &fluent_map);
+    let mut init_fluents = vec![f64::NAN; fluents.len()];
+    for (old, &new) in fluent_map.iter().enumerate() {
+        if new != FactId::MAX {
+            init_fluents[new as usize] = raw.init_fluents[old];
+        }
+    }
+    let mut init_facts: Vec<FactId> = raw
+        .init_facts
+        .iter()
+        .map(|&f| fact_map[f as usize])
+        .filter(|&f| f != FactId::MAX)
+        .collect();
+    init_facts.sort_unstable();
+    for op in &mut raw.operators {
+        tidy(&mut op.precondition);
+        for v in [&mut op.add, &mut op.del] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        for c in &mut op.conditional {
+            tidy(&mut c.condition);
+            c.add.sort_unstable();
+            c.del.sort_unstable();
+        }
+    }
+    for a in &mut raw.axioms {
+        tidy(&mut a.body);
+    }
+    raw.axioms
+        .sort_by_key(|a| (a.stratum, a.head));
+    tidy(&mut raw.goal);
+    Task {
+        domain_name: model.domain_name.clone(),
+        problem_name: model.problem_name.clone(),
+        facts,
+        fluents,
+        operators: raw.operators,
+        axioms: raw.axioms,
+        init_facts,
+        init_fluents,
+        goal: raw.goal,
+        metric,
+        cost_model,
+    }
+}
+
+/// New id of every used name in sorted order; `u32::MAX` for unused ones.
+fn sorted_renumbering(names: &[GroundAtom], used: &[bool]) -> Vec<u32> {
+    let mut kept: Vec<u32> = (0..names.len() as u32)
+        .filter(|&i| used[i as usize])
+        .collect();
+    kept.sort_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+    let mut map = vec![u32::MAX; names.len()];
+    for (new, &old) in kept.iter().enumerate() {
+        map[old as usize] = new as u32;
+    }
+    map
+}
+
+fn renumbered(names: Vec<GroundAtom>, map: &[u32]) -> Vec<GroundAtom> {
+    let mut out: Vec<(u32, GroundAtom)> = names
+        .into_iter()
+        .zip(map)
+        .filter(|(_, m)| **m != u32::MAX)
+        .map(|(n, &m)| (m, n))
+        .collect();
+    out.sort_by_key(|(m, _)| *m);
+    out.into_iter().map(|(_, n)| n).collect()
+}

@@ -1,0 +1,892 @@
+//! Instantiation of the reachable bindings into ground operators, axioms,
+//! goal and metric, over provisional fact ids (one per reachable fact of a
+//! fluent or derived predicate).
+
+use crate::datalog::Reach;
+use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
+use crate::task::{
+    Axiom, ConditionalEffect, Conjunction, FactId, FluentId, GroundAtom, NumCondition, NumEffect,
+    NumExpr, Operator,
+};
+use crate::{GroundError, GroundOptions};
+use indexmap::IndexMap;
+use pddl_syntax::Diagnostic;
+use pddl_syntax::ast::{BinaryOp, Span};
+
+/// Most alternatives a disjunctive condition may expand to (per operator,
+/// effect or axiom) before grounding refuses it.
+const MAX_DISJUNCTS: usize = 256;
+/// Most nodes one ground condition may expand to (quantifiers over large
+/// object sets).
+const MAX_FORMULA_NODES: usize = 2_000_000;
+
+/// A ground condition, simplified as it is built.
+#[derive(Clone, Debug)]
+pub(crate) enum G {
+    True,
+    False,
+    Lit(FactId, bool),
+    Num(NumCondition),
+    And(Vec<G>),
+    Or(Vec<G>),
+}
+
+/// The metric, analysed.
+#[derive(Clone, Debug)]
+pub(crate) struct MetricInfo {
+    pub minimize: bool,
+    /// The metric as `constant + Σ weight·fluent`, or why it is not of that form.
+    pub linear: Result<(Vec<(FluentId, f64)>, f64), String>,
+    /// The ground expression; `None` when it uses `total-time`.
+    pub expr: Option<NumExpr>,
+}
+
+/// Ground task over provisional fact ids, before compaction.
+pub(crate) struct RawTask {
+    pub facts: Vec<GroundAtom>,
+    /// Per provisional fact: whether it is derived (set by axioms).
+    pub derived: Vec<bool>,
+    pub fluents: Vec<GroundAtom>,
+    pub init_fluents: Vec<f64>,
+    pub operators: Vec<Operator>,
+    pub axioms: Vec<Axiom>,
+    pub init_facts: Vec<FactId>,
+    pub goal: Conjunction,
+    pub metric: Option<MetricInfo>,
+    /// Whether any conditional effect changes a fluent (for the cost model).
+    pub conditional_numeric: Vec<FluentId>,
+}
+
+struct Grounder<'a> {
+    model: &'a Model,
+    reach: &'a Reach,
+    /// First provisional fact id of each model predicate's relation.
+    fact_offset: Vec<u32>,
+    extra_facts: Vec<GroundAtom>,
+    fluents: IndexMap<(u32, Vec<ObjId>), FluentId>,
+    key: Vec<ObjId>,
+    budget: usize,
+}
+
+fn unsupported(message: String, span: Span) -> GroundError {
+    GroundError::Unsupported {
+        diagnostic: Diagnostic::error(message, span),
+        in_problem: false,
+    }
+}
+
+impl Grounder<'_> {
+    fn resolve(&mut self, args: &[Arg], bind: &[ObjId]) {
+        self.key.clear();
+        self.key.extend(args.iter().map(|a| match a {
+            Arg::Obj(o) => *o,
+            Arg::Var(v) => bind[*v as usize],
+        }));
+    }
+
+    /// The provisional id of a reachable fact of a fluent/derived
+    /// predicate, `Err(true/false)` for a static fact's truth value, and
+    /// `Err(false)` for an unreachable fact.
+    fn fact(&mut self, pred: PredId, args: &[Arg], bind: &[ObjId]) -> Result<FactId, bool> {
+        self.resolve(args, bind);
+        let found = self.reach.relations[pred as usize].find(&self.key);
+        match self.model.predicates[pred as usize].kind {
+            PredKind::Static => Err(found.is_some()),
+            _ => found
+                .map(|i| self.fact_offset[pred as usize] + i)
+                .ok_or(false),
+        }
+    }
+
+    fn fluent(&mut self, func: u32, args: &[Arg], bind: &[ObjId]) -> NumExpr {
+        self.resolve(args, bind);
+        if self.model.functions[func as usize].is_static {
+            return NumExpr::Const(self.model.init_value(func, &self.key));
+        }
+        let next = self.fluents.len() as FluentId;
+        let id = *self.fluents.entry((func, self.key.clone())).or_insert(next);
+        NumExpr::Fluent(id)
+    }
+
+    fn expr(&mut self, e: &LExpr, bind: &[ObjId]) -> Result<NumExpr, Span> {
+        Ok(match e {
+            LExpr::Const(c) => NumExpr::Const(*c),
+            LExpr::Fluent(f, args) => self.fluent(*f, args, bind),
+            LExpr::Neg(a) => match self.expr(a, bind)? {
+                NumExpr::Const(c) => NumExpr::Const(-c),
+                x => NumExpr::Neg(Box::new(x)),
+            },
+            LExpr::Bin(op, a, b) => {
+                let a = self.expr(a, bind)?;
+                let b = self.expr(b, bind)?;
+                match (a, b) {
+                    (NumExpr::Const(x), NumExpr::Const(y)) => NumExpr::Const(match op {
+                        BinaryOp::Add => x + y,
+                        BinaryOp::Sub => x - y,
+                        BinaryOp::Mul => x * y,
+                        BinaryOp::Div if y == 0.0 => f64::NAN,
+                        BinaryOp::Div => x / y,
+                    }),
+                    (a, b) => {
+                        let (a, b) = (Box::new(a), Box::new(b));
+                        match op {
+                            BinaryOp::Add => NumExpr::Add(a, b),
+                            BinaryOp::Sub => NumExpr::Sub(a, b),
+                            BinaryOp::Mul => NumExpr::Mul(a, b),
+                            BinaryOp::Div => NumExpr::Div(a, b),
+                        }
+                    }
+                }
+            }
+            LExpr::TotalTime(span) => return Err(*span),
+        })
+    }
+
+    fn spend(&mut self, span: Span) -> Result<(), GroundError> {
+        if self.budget == 0 {
+            return Err(unsupported(
+                format!(
+                    "a quantified condition expands to more than {MAX_FORMULA_NODES} ground conditions"
+                ),
+                span,
+            ));
+        }
+        self.budget -= 1;
+        Ok(())
+    }
+
+    /// Grounds a formula under `bind`, expanding quantifiers and
+    /// evaluating static facts, equality and constant comparisons.
+    fn formula(
+        &mut self,
+        f: &Formula,
+        bind: &mut Vec<ObjId>,
+        span: Span,
+    ) -> Result<G, GroundError> {
+        self.spend(span)?;
+        Ok(match f {
+            Formula::True => G::True,
+            Formula::Lit { atom, positive } => match self.fact(atom.pred, &atom.args, bind) {
+                Ok(id) => G::Lit(id, *positive),
+                Err(value) => {
+                    if value == *positive {
+                        G::True
+                    } else {
+                        G::False
+                    }
+                }
+            },
+            Formula::Eq { a, b, positive } => {
+                let value = |x: &Arg| match x {
+                    Arg::Obj(o) => *o,
+                    Arg::Var(v) => bind[*v as usize],
+                };
+                if (value(a) == value(b)) == *positive {
+                    G::True
+                } else {
+                    G::False
+                }
+            }
+            Formula::Num { op, lhs, rhs } => {
+                let to_unsupported =
+                    |s: Span| unsupported("`total-time` in a condition is not supported".into(), s);
+                let lhs = self.expr(lhs, bind).map_err(to_unsupported)?;
+                let rhs = self.expr(rhs, bind).map_err(to_unsupported)?;
+                match (&lhs, &rhs) {
+                    // An undefined value (a static function without a
+                    // value) makes the comparison false.
+                    (NumExpr::Const(c), _) | (_, NumExpr::Const(c)) if c.is_nan() => G::False,
+                    (NumExpr::Const(a), NumExpr::Const(b)) => {
+                        if !a.is_nan() && !b.is_nan() && op.holds(*a, *b) {
+                            G::True
+                        } else {
+                            G::False
+                        }
+                    }
+                    _ => G::Num(NumCondition { op: *op, lhs, rhs }),
+                }
+            }
+            Formula::And(parts) => {
+                let mut out = Vec::with_capacity(parts.len());
+                for p in parts {
+                    match self.formula(p, bind, span)? {
+                        G::True => {}
+                        G::False => return Ok(G::False),
+                        G::And(inner) => out.extend(inner),
+                        g => out.push(g),
+                    }
+                }
+                make_and(out)
+            }
+            Formula::Or(parts) => {
+                let mut out = Vec::with_capacity(parts.len());
+                for p in parts {
+                    match self.formula(p, bind, span)? {
+                        G::False => {}
+                        G::True => return Ok(G::True),
+                        G::Or(inner) => out.extend(inner),
+                        g => out.push(g),
+                    }
+                }
+                make_or(out)
+            }
+            Formula::Forall(qs, body) | Formula::Exists(qs, body) => {
+                let universal = matches!(f, Formula::Forall(..));
+                let mut out = Vec::new();
+                let sets: Vec<&[ObjId]> = qs
+                    .iter()
+                    .map(|q| self.model.sets[q.set as usize].as_slice())
+                    .collect();
+                let mut odometer = Odometer::new(&sets);
+                while let Some(values) = odometer.next() {
+                    for (q, &v) in qs.iter().zip(values) {
+                        bind[q.var as usize] = v;
+                    }
+                    match (self.formula(body, bind, span)?, universal) {
+                        (G::True, true) | (G::False, false) => {}
+                        (G::False, true) => return Ok(G::False),
+                        (G::True, false) => return Ok(G::True),
+                        (G::And(inner), true) => out.extend(inner),
+                        (G::Or(inner), false) => out.extend(inner),
+                        (g, _) => out.push(g),
+                    }
+                }
+                if universal {
+                    make_and(out)
+                } else {
+                    make_or(out)
+                }
+            }
+        })
+    }
+}
+
+fn make_and(mut parts: Vec<G>) -> G {
+    match parts.len() {
+        0 => G::True,
+        1 => parts.pop().unwrap_or(G::True),
+        _ => G::And(parts),
+    }
+}
+
+fn make_or(mut parts: Vec<G>) -> G {
+    match parts.len() {
+        0 => G::False,
+        1 => parts.pop().unwrap_or(G::False),
+        _ => G::Or(parts),
+    }
+}
+
+/// Iterates over the product of some object sets.
+struct Odometer<'a> {
+    sets: &'a [&'a [ObjId]],
+    positions: Vec<usize>,
+    values: Vec<ObjId>,
+    started: bool,
+    done: bool,
+}
+
+impl<'a> Odometer<'a> {
+    fn new(sets: &'a [&'a [ObjId]]) -> Odometer<'a> {
+        Odometer {
+            sets,
+            positions: vec![0; sets.len()],
+            values: Vec::with_capacity(sets.len()),
+            started: false,
+            done: sets.iter().any(|s| s.is_empty()),
+        }
+    }
+
+    fn next(&mut self) -> Option<&[ObjId]> {
+        if self.done {
+            return None;
+        }
+        if self.started {
+            // Advance the last position, carrying leftwards.
+            let mut i = self.sets.len();
+            loop {
+                if i == 0 {
+                    self.done = true;
+                    return None;
+                }
+                i -= 1;
+                self.positions[i] += 1;
+                if self.positions[i] < self.sets[i].len() {
+                    break;
+                }
+                self.positions[i] = 0;
+            }
+        }
+        self.started = true;
+        self.values.clear();
+        self.values
+            .extend(self.positions.iter().zip(self.sets).map(|(&p, s)| s[p]));
+        Some(&self.values)
+    }
+}
+
+/// Disjunctive normal form of a ground condition: `None` when it would
+/// have more than [`MAX_DISJUNCTS`] disjuncts. Contradictory disjuncts
+/// (a fact required both true and false) are dropped.
+pub(crate) fn dnf(g: &G) -> Option<Vec<Conjunction>> {
+    let mut out = match g {
+        G::True => vec![Conjunction::default()],
+        G::False => Vec::new(),
+        G::Lit(f, true) => vec![Conjunction {
+            pos: vec![*f],
+            ..Conjunction::default()
+        }],
+        G::Lit(f, false) => vec![Conjunction {
+            neg: vec![*f],
+            ..Conjunction::default()
+        }],
+        G::Num(c) => vec![Conjunction {
+            numeric: vec![c.clone()],
+            ..Conjunction::default()
+        }],
+        G::Or(parts) => {
+            let mut out = Vec::new();
+            for p in parts {
+                out.extend(dnf(p)?);
+                if out.len() > MAX_DISJUNCTS {
+                    return None;
+                }
+            }
+            out
+        }
+        G::And(parts) => {
+            // Literals first, in one conjunction; then the product with
+            // the disjunctive parts.
+            let mut base = Conjunction::default();
+            let mut rest = Vec::new();
+            for p in parts {
+                match p {
+                    G::Lit(f, true) => base.pos.push(*f),
+                    G::Lit(f, false) => base.neg.push(*f),
+                    G::Num(c) => base.numeric.push(c.clone()),
+                    other => rest.push(other),
+                }
+            }
+            let mut acc = vec![base];
+            for p in rest {
+                let alternatives = dnf(p)?;
+                let mut next = Vec::with_capacity(acc.len() * alternatives.len());
+                for a in &acc {
+                    for b in &alternatives {
+                        let mut c = a.clone();
+                        c.pos.extend_from_slice(&b.pos);
+                        c.neg.extend_from_slice(&b.neg);
+                        c.numeric.extend(b.numeric.iter().cloned());
+                        next.push(c);
+                        if next.len() > MAX_DISJUNCTS {
+                            return None;
+                        }
+                    }
+                }
+                acc = next;
+            }
+            acc
+        }
+    };
+    for c in &mut out {
+        tidy(c);
+    }
+    out.retain(|c| !contradictory(c));
+    Some(out)
+}
+
+/// Sorts and deduplicates the literals of a conjunction.
+pub(crate) fn tidy(c: &mut Conjunction) {
+    c.pos.sort_unstable();
+    c.pos.dedup();
+    c.neg.sort_unstable();
+    c.neg.dedup();
+}
+
+fn contradictory(c: &Conjunction) -> bool {
+    // Both sorted: a merge walk finds a common fact.
+    let (mut i, mut j) = (0, 0);
+    while i < c.pos.len() && j < c.neg.len() {
+        match c.pos[i].cmp(&c.neg[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
+/// Ground effects shared by the operators of one binding.
+#[derive(Default)]
+struct Effects {
+    add: Vec<FactId>,
+    del: Vec<FactId>,
+    numeric: Vec<NumEffect>,
+    conditional: Vec<ConditionalEffect>,
+}
+
+impl Grounder<'_> {
+    fn effects(
+        &mut self,
+        action: &LAction,
+        bind: &mut Vec<ObjId>,
+        conditional_numeric: &mut Vec<FluentId>,
+    ) -> Result<Effects, GroundError> {
+        let mut out = Effects::default();
+        for g in &action.groups {
+            let sets: Vec<&[ObjId]> = g
+                .forall
+                .iter()
+                .map(|q| self.model.sets[q.set as usize].as_slice())
+                .collect();
+            let mut odometer = Odometer::new(&sets);
+            while let Some(values) = odometer.next() {
+                for (q, &v) in g.forall.iter().zip(values) {
+                    bind[q.var as usize] = v;
+                }
+                self.budget = MAX_FORMULA_NODES;
+                let condition = self.formula(&g.condition, bind, g.span)?;
+                if matches!(condition, G::False) {
+                    continue;
+                }
+                let mut add = Vec::new();
+                let mut del = Vec::new();
+                let mut numeric = Vec::new();
+                for a in &g.adds {
+                    // An unreachable add can only come with a condition
+                    // that cannot hold; skip it.
+                    if let Ok(id) = self.fact(a.pred, &a.args, bind) {
+                        add.push(id);
+                    }
+                }
+                for d in &g.dels {
+                    if let Ok(id) = self.fact(d.pred, &d.args, bind) {
+                        del.push(id);
+                    }
+                }
+                for n in &g.nums {
+                    let fluent = match self.fluent(n.func, &n.args, bind) {
+                        NumExpr::Fluent(id) => id,
+                        _ => continue,
+                    };
+                    let expr = self.expr(&n.expr, bind).map_err(|s| {
+                        unsupported("`total-time` in an effect is not supported".into(), s)
+                    })?;
+                    numeric.push(NumEffect {
+                        op: n.op,
+                        fluent,
+                        expr,
+                    });
+                }
+                if add.is_empty() && del.is_empty() && numeric.is_empty() {
+                    continue;
+                }
+                if matches!(condition, G::True) {
+                    out.add.extend(add);
+                    out.del.extend(del);
+                    out.numeric.extend(numeric);
+                    continue;
+                }
+                let alternatives = dnf(&condition).ok_or_else(|| {
+                    unsupported(
+                        format!("an effect condition of action `{}` has more than {MAX_DISJUNCTS} alternatives", action.name),
+                        g.span,
+                    )
+                })?;
+                if alternatives.len() > 1 && !numeric.is_empty() {
+                    return Err(unsupported(
+                        format!(
+                            "a disjunctive effect condition with numeric effects in action `{}` (would apply them more than once)",
+                            action.name
+                        ),
+                        g.span,
+                    ));
+                }
+                conditional_numeric.extend(numeric.iter().map(|n| n.fluent));
+                for condition in alternatives {
+                    out.conditional.push(ConditionalEffect {
+                        condition,
+                        add: add.clone(),
+                        del: del.clone(),
+                        numeric: numeric.clone(),
+                    });
+                }
+            }
+        }
+        for v in [&mut out.add, &mut out.del] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Ok(out)
+    }
+
+    fn object_names(&self, args: &[ObjId]) -> Vec<String> {
+        args.iter()
+            .map(|&o| self.model.objects[o as usize].clone())
+            .collect()
+    }
+}
+
+/// Stratum of every predicate (0 for non-derived), or the derived rule
+/// whose negative dependency closes a cycle.
+fn strata(model: &Model) -> Result<Vec<u32>, GroundError> {
+    fn deps(f: &Formula, model: &Model, out: &mut Vec<(PredId, bool)>) {
+        match f {
+            Formula::Lit { atom, positive }
+                if model.predicates[atom.pred as usize].kind == PredKind::Derived => {
+                    out.push((atom.pred, *positive));
+                }
+            Formula::And(ps) | Formula::Or(ps) => ps.iter().for_each(|p| deps(p, model, out)),
+            Formula::Forall(_, b) | Formula::Exists(_, b) => deps(b, model, out),
+            _ => {}
+        }
+    }
+    let mut stratum = vec![0u32; model.predicates.len()];
+    let rule_deps: Vec<Vec<(PredId, bool)>> = model
+        .derived
+        .iter()
+        .map(|d| {
+            let mut out = Vec::new();
+            deps(&d.body, model, &mut out);
+            out
+        })
+        .collect();
+    let limit = model.derived.len() as u32 + 1;
+    loop {
+        let mut changed = false;
+        for (d, ds) in model.derived.iter().zip(&rule_deps) {
+            for &(p, positive) in ds {
+                let need = stratum[p as usize] + u32::from(!positive);
+                if stratum[d.head as usize] < need {
+                    stratum[d.head as usize] = need;
+                    changed = true;
+                    if need > limit {
+                        return Err(unsupported(
+                            format!(
+                                "derived predicate `{}` depends negatively on itself (not stratifiable)",
+                                model.predicates[d.head as usize].name
+                            ),
+                            d.span,
+                        ));
+                    }
+                }
+            }
+        }
+        if !changed {
+            return Ok(stratum);
+        }
+    }
+}
+
+/// Instantiates every reachable binding.
+pub(crate) fn instantiate(
+    model: &Model,
+    reach: &Reach,
+    options: &GroundOptions,
+) -> Result<RawTask, GroundError> {
+    let mut fact_offset = Vec::with_capacity(model.predicates.len());
+    let mut facts = Vec::new();
+    let mut derived = Vec::new();
+    for (p, pred) in model.predicates.iter().enumerate() {
+        fact_offset.push(facts.len() as u32);
+        if pred.kind == PredKind::Static {
+            continue;
+        }
+        let rel = &reach.relations[p];
+        for i in 0..rel.len() as u32 {
+            facts.push(GroundAtom {
+                predicate: pred.name.clone(),
+                args: rel
+                    .tuple(i)
+                    .iter()
+                    .map(|&o| model.objects[o as usize].clone())
+                    .collect(),
+            });
+            derived.push(pred.kind == PredKind::Derived);
+        }
+    }
+    let mut gr = Grounder {
+        model,
+        reach,
+        fact_offset,
+        extra_facts: Vec::new(),
+        fluents: IndexMap::new(),
+        key: Vec::new(),
+        budget: MAX_FORMULA_NODES,
+    };
+    let strata = strata(model)?;
+
+    let mut operators = Vec::new();
+    let mut conditional_numeric = Vec::new();
+    let mut conditional_count = 0usize;
+    for (ai, action) in model.actions.iter().enumerate() {
+        let rel = &reach.relations[reach.action_bindings[ai] as usize];
+        let n_params = action.params.len();
+        let mut order: Vec<u32> = (0..rel.len() as u32).collect();
+        order.sort_unstable_by(|&x, &y| rel.tuple(x).cmp(rel.tuple(y)));
+        let mut bind = vec![0 as ObjId; action.num_vars];
+        let mut start = 0;
+        while start < order.len() {
+            let params = &rel.tuple(order[start])[..n_params];
+            let mut end = start + 1;
+            while end < order.len() && &rel.tuple(order[end])[..n_params] == params {
+                end += 1;
+            }
+            for (q, &o) in action.params.iter().zip(params) {
+                bind[q.var as usize] = o;
+            }
+            // The precondition: one disjunct per witness of the
+            // top-level existentials.
+            let mut alternatives = Vec::new();
+            let mut satisfied = false;
+            for &t in &order[start..end] {
+                let tuple = rel.tuple(t);
+                for (q, &o) in action.pre_exists.iter().zip(&tuple[n_params..]) {
+                    bind[q.var as usize] = o;
+                }
+                gr.budget = MAX_FORMULA_NODES;
+                match gr.formula(&action.pre, &mut bind, action.span)? {
+                    G::False => {}
+                    G::True => {
+                        satisfied = true;
+                        break;
+                    }
+                    g => alternatives.push(g),
+                }
+            }
+            let params = params.to_vec();
+            start = end;
+            let pre = if satisfied {
+                G::True
+            } else {
+                make_or(alternatives)
+            };
+            let disjuncts = dnf(&pre).ok_or_else(|| {
+                unsupported(
+                    format!("the precondition of action `{}` has more than {MAX_DISJUNCTS} alternatives", action.name),
+                    action.span,
+                )
+            })?;
+            if disjuncts.is_empty() {
+                continue;
+            }
+            let effects = gr.effects(action, &mut bind, &mut conditional_numeric)?;
+            if effects.add.is_empty()
+                && effects.del.is_empty()
+                && effects.numeric.is_empty()
+                && effects.conditional.is_empty()
+            {
+                // No effect at all: never useful in a plan.
+                continue;
+            }
+            conditional_count += effects.conditional.len() * disjuncts.len();
+            if operators.len() + disjuncts.len() > options.max_operators
+                || conditional_count > options.max_operators.saturating_mul(4)
+            {
+                return Err(GroundError::TooManyOperators {
+                    action: action.name.clone(),
+                    limit: options.max_operators,
+                });
+            }
+            let args = gr.object_names(&params);
+            for precondition in disjuncts {
+                operators.push(Operator {
+                    name: action.name.clone(),
+                    args: args.clone(),
+                    precondition,
+                    add: effects.add.clone(),
+                    del: effects.del.clone(),
+                    numeric: effects.numeric.clone(),
+                    conditional: effects.conditional.clone(),
+                    cost: 1,
+                });
+            }
+        }
+    }
+
+    let mut axioms = Vec::new();
+    for (di, d) in model.derived.iter().enumerate() {
+        let rel = &reach.relations[reach.derived_bindings[di] as usize];
+        let mut bind = vec![0 as ObjId; d.num_vars];
+        let vars: Vec<QVar> = d.params.iter().chain(&d.exists).copied().collect();
+        for t in 0..rel.len() as u32 {
+            let tuple = rel.tuple(t);
+            for (q, &o) in vars.iter().zip(tuple) {
+                bind[q.var as usize] = o;
+            }
+            let head_args: Vec<Arg> = tuple[..d.params.len()]
+                .iter()
+                .map(|&o| Arg::Obj(o))
+                .collect();
+            let head = match gr.fact(d.head, &head_args, &bind) {
+                Ok(id) => id,
+                Err(_) => continue,
+            };
+            gr.budget = MAX_FORMULA_NODES;
+            let body = gr.formula(&d.body, &mut bind, d.span)?;
+            let disjuncts = dnf(&body).ok_or_else(|| {
+                unsupported(
+                    format!(
+                        "a rule of derived predicate `{}` has more than {MAX_DISJUNCTS} alternatives",
+                        model.predicates[d.head as usize].name
+                    ),
+                    d.span,
+                )
+            })?;
+            for body in disjuncts {
+                axioms.push(Axiom {
+                    head,
+                    body,
+                    stratum: strata[d.head as usize],
+                });
+            }
+        }
+        if axioms.len() > options.max_operators {
+            return Err(GroundError::TooManyOperators {
+                action: format!("(:derived {})", model.predicates[d.head as usize].name),
+                limit: options.max_operators,
+            });
+        }
+    }
+    axioms.sort_by_key(|a| (a.stratum, a.head));
+
+    let mut bind = vec![0 as ObjId; model.goal_num_vars];
+    gr.budget = MAX_FORMULA_NODES;
+    let goal_formula = gr.formula(&model.goal, &mut bind, model.goal_span)?;
+    let goal_disjuncts = dnf(&goal_formula).ok_or_else(|| GroundError::Unsupported {
+        diagnostic: Diagnostic::error(
+            format!("the goal has more than {MAX_DISJUNCTS} alternatives"),
+            model.goal_span,
+        ),
+        in_problem: true,
+    })?;
+    let goal = match goal_disjuncts.len() {
+        1 => goal_disjuncts.into_iter().next().unwrap_or_default(),
+        n => {
+            // No alternative: a fact that nothing makes true. Several: a
+            // derived goal fact with one axiom per alternative.
+            let id = (facts.len() + gr.extra_facts.len()) as FactId;
+            let name = if n == 0 { "@unreachable-goal" } else { "@goal" };
+            gr.extra_facts.push(GroundAtom {
+                predicate: name.to_string(),
+                args: Vec::new(),
+            });
+            let top = axioms.iter().map(|a| a.stratum).max().map_or(0, |s| s + 1);
+            for body in goal_disjuncts {
+                axioms.push(Axiom {
+                    head: id,
+                    body,
+                    stratum: top,
+                });
+            }
+            Conjunction {
+                pos: vec![id],
+                ..Conjunction::default()
+            }
+        }
+    };
+    for extra in gr.extra_facts.drain(..) {
+        derived.push(extra.predicate == "@goal");
+        facts.push(extra);
+    }
+
+    let metric = model.metric.as_ref().map(|m| {
+        let expr = gr.expr(&m.expr, &[]).ok();
+        let linear = linear(&m.expr, &mut gr);
+        MetricInfo {
+            minimize: m.minimize,
+            linear,
+            expr,
+        }
+    });
+
+    let mut init_facts = Vec::new();
+    for (pred, args) in &model.init_atoms {
+        if model.predicates[*pred as usize].kind == PredKind::Fluent {
+            let args: Vec<Arg> = args.iter().map(|&o| Arg::Obj(o)).collect();
+            if let Ok(id) = gr.fact(*pred, &args, &[]) {
+                init_facts.push(id);
+            }
+        }
+    }
+    init_facts.sort_unstable();
+    init_facts.dedup();
+
+    let fluents: Vec<GroundAtom> = gr
+        .fluents
+        .keys()
+        .map(|(f, args)| GroundAtom {
+            predicate: model.functions[*f as usize].name.clone(),
+            args: args
+                .iter()
+                .map(|&o| model.objects[o as usize].clone())
+                .collect(),
+        })
+        .collect();
+    let init_fluents = gr
+        .fluents
+        .keys()
+        .map(|(f, args)| model.init_value(*f, args))
+        .collect();
+    conditional_numeric.sort_unstable();
+    conditional_numeric.dedup();
+    Ok(RawTask {
+        facts,
+        derived,
+        fluents,
+        init_fluents,
+        operators,
+        axioms,
+        init_facts,
+        goal,
+        metric,
+        conditional_numeric,
+    })
+}
+
+/// The metric as `Σ weight·fluent + constant`, folding static functions.
+fn linear(e: &LExpr, gr: &mut Grounder) -> Result<(Vec<(FluentId, f64)>, f64), String> {
+    fn go(
+        e: &LExpr,
+        gr: &mut Grounder,
+        scale: f64,
+        terms: &mut Vec<(FluentId, f64)>,
+        constant: &mut f64,
+    ) -> Result<(), String> {
+        match e {
+            LExpr::Const(c) => *constant += scale * c,
+            LExpr::Fluent(f, args) => match gr.fluent(*f, args, &[]) {
+                NumExpr::Const(c) => *constant += scale * c,
+                NumExpr::Fluent(id) => terms.push((id, scale)),
+                _ => return Err("the metric is not a weighted sum of fluents".into()),
+            },
+            LExpr::Neg(a) => go(a, gr, -scale, terms, constant)?,
+            LExpr::Bin(BinaryOp::Add, a, b) => {
+                go(a, gr, scale, terms, constant)?;
+                go(b, gr, scale, terms, constant)?;
+            }
+            LExpr::Bin(BinaryOp::Sub, a, b) => {
+                go(a, gr, scale, terms, constant)?;
+                go(b, gr, -scale, terms, constant)?;
+            }
+            LExpr::Bin(op @ (BinaryOp::Mul | BinaryOp::Div), a, b) => {
+                let as_const = |x: &LExpr, gr: &mut Grounder| match gr.expr(x, &[]) {
+                    Ok(NumExpr::Const(c)) => Some(c),
+                    _ => None,
+                };
+                match (op, as_const(a, gr), as_const(b, gr)) {
+                    (BinaryOp::Mul, Some(c), _) => go(b, gr, scale * c, terms, constant)?,
+                    (BinaryOp::Mul, None, Some(c)) => go(a, gr, scale * c, terms, constant)?,
+                    (BinaryOp::Div, _, Some(c)) if c != 0.0 => go(a, gr, scale / c, terms, constant)?,
+                    _ => return Err("the metric is not a weighted sum of fluents".into()),
+                }
+            }
+            LExpr::TotalTime(_) => return Err("the metric uses `total-time`, which has no meaning for these instantaneous actions".into()),
+        }
+        Ok(())
+    }
+    let mut terms = Vec::new();
+    let mut constant = 0.0;
+    go(e, gr, 1.0, &mut terms, &mut constant)?;
+    Ok((terms, constant))
+}

@@ -1,0 +1,540 @@
+//! Small handcrafted tasks whose ground facts and operators were counted
+//! by hand (the counts are explained next to each task).
+
+use pddl_ground::task::{CostModel, Task};
+use pddl_ground::{GroundError, GroundOptions, ground};
+
+fn ground_text(domain: &str, problem: &str) -> Result<Task, GroundError> {
+    let domain = pddl_syntax::parse_domain(domain).expect("domain parses");
+    let problem = pddl_syntax::parse_problem(problem).expect("problem parses");
+    ground(&domain, &problem, &GroundOptions::default())
+}
+
+fn ok(domain: &str, problem: &str) -> Task {
+    ground_text(domain, problem).expect("grounds")
+}
+
+fn fact_names(task: &Task) -> Vec<String> {
+    task.facts.iter().map(|f| f.to_string()).collect()
+}
+
+fn op_names(task: &Task) -> Vec<String> {
+    task.operators.iter().map(|o| o.plan_line()).collect()
+}
+
+fn count(task: &Task, action: &str) -> usize {
+    task.operators.iter().filter(|o| o.name == action).count()
+}
+
+const TYPING_DOMAIN: &str = "
+(define (domain typing)
+  (:requirements :strips :typing)
+  (:types vehicle place - object truck car - vehicle city - place)
+  (:constants depot - city)
+  (:predicates (at ?v - vehicle ?p - place) (road ?a ?b - place)
+               (visited ?p - place) (marked ?x))
+  (:action drive
+    :parameters (?v - vehicle ?from ?to - place)
+    :precondition (and (at ?v ?from) (road ?from ?to))
+    :effect (and (not (at ?v ?from)) (at ?v ?to) (visited ?to)))
+  (:action mark
+    :parameters (?x - (either truck city))
+    :effect (marked ?x)))";
+
+const TYPING_PROBLEM: &str = "
+(define (problem typing-1) (:domain typing)
+  (:objects t1 - truck c1 - car a b - city)
+  (:init (at t1 depot) (at c1 a) (road depot a) (road a b))
+  (:goal (visited b)))";
+
+/// Roads are one-way `depot → a → b` (static). The truck starts at the
+/// depot, the car at `a`.
+/// - drive: t1 depot→a, t1 a→b, c1 a→b = 3 (types: `truck`, `car` are
+///   vehicles, the constant `depot` is a city, hence a place).
+/// - mark over `(either truck city)`: t1, depot, a, b = 4 (not the car).
+/// - facts: at t1 {depot, a, b}, at c1 {a, b}, visited {a, b},
+///   marked {t1, depot, a, b} = 11; `road` is static and absent.
+#[test]
+fn typing_hierarchy_either_constants_and_static_predicates() {
+    let task = ok(TYPING_DOMAIN, TYPING_PROBLEM);
+    // Operators by schema, then by arguments in object order (constants
+    // first, then the problem's objects as declared).
+    assert_eq!(
+        op_names(&task),
+        [
+            "(drive t1 depot a)",
+            "(drive t1 a b)",
+            "(drive c1 a b)",
+            "(mark depot)",
+            "(mark t1)",
+            "(mark a)",
+            "(mark b)",
+        ]
+    );
+    assert_eq!(task.facts.len(), 11);
+    assert!(fact_names(&task).iter().all(|f| !f.starts_with("(road")));
+    assert_eq!(task.init_facts.len(), 2);
+    assert_eq!(task.goal.pos.len(), 1);
+    assert_eq!(task.cost_model, CostModel::Unit);
+    // Preconditions keep only the fluent atom: `road` was evaluated.
+    assert!(
+        task.operators
+            .iter()
+            .filter(|o| o.name == "drive")
+            .all(|o| o.precondition.pos.len() == 1)
+    );
+}
+
+const NEGATION_DOMAIN: &str = "
+(define (domain negation)
+  (:requirements :strips :negative-preconditions :equality)
+  (:predicates (on ?x) (linked ?x ?y))
+  (:action toggle
+    :parameters (?x ?y)
+    :precondition (and (not (= ?x ?y)) (not (on ?x)) (linked ?x ?y))
+    :effect (on ?x))
+  (:action cut
+    :parameters (?x ?y)
+    :precondition (and (on ?x) (not (linked ?x ?y)))
+    :effect (not (on ?x))))";
+
+const NEGATION_PROBLEM: &str = "
+(define (problem negation-1) (:domain negation)
+  (:objects a b c)
+  (:init (linked a b) (linked b c) (linked c c))
+  (:goal (on a)))";
+
+/// - toggle: linked pairs with x ≠ y: (a b), (b c); (c c) fails the
+///   equality = 2. Its `(not (on ?x))` is fluent and stays.
+/// - cut: x ∈ {a, b} (on c is unreachable), y with (x, y) not linked:
+///   a: {a, c}, b: {a, b} = 4.
+/// - facts: on a, on b = 2.
+#[test]
+fn negative_preconditions_and_equality() {
+    let task = ok(NEGATION_DOMAIN, NEGATION_PROBLEM);
+    assert_eq!(count(&task, "toggle"), 2);
+    assert_eq!(count(&task, "cut"), 4);
+    assert_eq!(fact_names(&task), ["(on a)", "(on b)"]);
+    let toggle = &task.operators[0];
+    assert_eq!(toggle.plan_line(), "(toggle a b)");
+    assert_eq!(toggle.precondition.neg, [0]);
+    assert!(toggle.precondition.pos.is_empty());
+}
+
+const ADL_DOMAIN: &str = "
+(define (domain adl)
+  (:requirements :adl)
+  (:predicates (lit ?r) (switch ?r) (power) (broken ?r) (fixed ?r) (happy))
+  (:action press :parameters (?r)
+    :precondition (not (switch ?r))
+    :effect (switch ?r))
+  (:action flip :parameters ()
+    :precondition (power)
+    :effect (forall (?r) (when (switch ?r) (lit ?r))))
+  (:action fix :parameters (?r)
+    :precondition (or (lit ?r) (broken ?r))
+    :effect (and (not (broken ?r)) (fixed ?r)))
+  (:action celebrate :parameters ()
+    :precondition (exists (?r) (fixed ?r))
+    :effect (happy)))";
+
+const ADL_PROBLEM: &str = "
+(define (problem adl-1) (:domain adl)
+  (:objects r1 r2 r3)
+  (:init (power) (switch r1) (switch r2) (broken r2))
+  (:goal (and (happy) (forall (?r) (imply (broken ?r) (fixed ?r))))))";
+
+/// - `power` and `switch r1`, `switch r2` are initially true and never
+///   deleted: compiled away. So `press r1`, `press r2` (which need them
+///   false) are dropped; `press r3` = 1.
+/// - flip = 1; its effects on r1, r2 become unconditional adds, the one
+///   on r3 stays conditional on `switch r3`: 1 conditional effect.
+/// - fix splits over the disjunction: r1: lit (broken r1 is unreachable)
+///   = 1, r2: lit | broken = 2, r3: lit = 1; total 4.
+/// - celebrate: one operator per witness of the top-level `exists` = 3.
+/// - facts: switch r3, lit r1..r3, broken r2, fixed r1..r3, happy = 9,
+///   plus the derived `@goal` of the disjunctive goal (below) = 10.
+/// - goal: `forall` expands to r1: (not broken r1) = true, r2: (not broken
+///   r2) or (fixed r2), r3: true; the whole goal is a disjunction of two
+///   conjunctions, so it becomes a derived `@goal` fact with 2 axioms.
+#[test]
+fn forall_when_disjunction_exists_and_constant_facts() {
+    let task = ok(ADL_DOMAIN, ADL_PROBLEM);
+    assert_eq!(
+        op_names(&task),
+        [
+            "(press r3)",
+            "(flip)",
+            "(fix r1)",
+            "(fix r2)",
+            "(fix r2)",
+            "(fix r3)",
+            "(celebrate)",
+            "(celebrate)",
+            "(celebrate)",
+        ]
+    );
+    assert_eq!(task.facts.len(), 10, "{:?}", fact_names(&task));
+    assert!(!fact_names(&task).contains(&"(power)".to_string()));
+    let flip = &task.operators[1];
+    assert_eq!(flip.add.len(), 2);
+    assert_eq!(flip.conditional.len(), 1);
+    assert!(flip.precondition.is_empty());
+    let conditional: usize = task.operators.iter().map(|o| o.conditional.len()).sum();
+    assert_eq!(conditional, 1);
+    // The initial state keeps only `broken r2` (the constant facts are gone).
+    assert_eq!(task.init_facts.len(), 1);
+}
+
+/// The disjunctive goal above: 2 axioms for one `@goal` fact (the goal
+/// facts happy/fixed are ordinary facts).
+#[test]
+fn disjunctive_goal_becomes_axioms() {
+    let task = ok(ADL_DOMAIN, ADL_PROBLEM);
+    assert_eq!(task.goal.pos.len(), 1);
+    let goal_fact = &task.facts[task.goal.pos[0] as usize];
+    assert_eq!(goal_fact.predicate, "@goal");
+    assert_eq!(task.axioms.len(), 2);
+    assert!(task.axioms.iter().all(|a| a.head == task.goal.pos[0]));
+}
+
+const NUMERIC_DOMAIN: &str = "
+(define (domain numeric)
+  (:requirements :typing :fluents :action-costs)
+  (:types truck loc)
+  (:predicates (at ?t - truck ?l - loc))
+  (:functions (fuel ?t - truck) (distance ?a ?b - loc) (total-cost))
+  (:action move
+    :parameters (?t - truck ?a ?b - loc)
+    :precondition (and (at ?t ?a) (>= (fuel ?t) (distance ?a ?b)))
+    :effect (and (not (at ?t ?a)) (at ?t ?b)
+                 (decrease (fuel ?t) (distance ?a ?b))
+                 (increase (total-cost) (distance ?a ?b)))))";
+
+fn numeric_problem(metric: &str, ab: &str) -> String {
+    format!(
+        "(define (problem numeric-1) (:domain numeric)
+           (:objects t - truck a b c - loc)
+           (:init (at t a) (= (fuel t) 10) (= (distance a b) {ab}) (= (distance b c) 4) (= (total-cost) 0))
+           (:goal (at t c))
+           {metric})"
+    )
+}
+
+/// Relaxed reachability allows moves between all 9 pairs of locations,
+/// but `distance` is static and only defined for a→b and b→c: the other
+/// 7 conditions compare with an undefined value and are statically
+/// false. 2 operators, costing the static distances 3 and 4; `fuel t` is
+/// the only fluent left in the state; facts: at t {a, b, c} = 3.
+#[test]
+fn numeric_fluents_static_functions_and_total_cost() {
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-cost))", "3"),
+    );
+    assert_eq!(op_names(&task), ["(move t a b)", "(move t b c)"]);
+    assert_eq!(
+        task.operators.iter().map(|o| o.cost).collect::<Vec<_>>(),
+        [3, 4]
+    );
+    assert_eq!(task.facts.len(), 3);
+    assert_eq!(task.fluents.len(), 1);
+    assert_eq!(task.fluents[0].to_string(), "(fuel t)");
+    assert_eq!(task.init_fluents, [10.0]);
+    assert_eq!(
+        task.cost_model,
+        CostModel::FromMetric {
+            fluents: vec!["(total-cost)".into()],
+            offset: 0.0
+        }
+    );
+    // The fuel condition compares with the folded constant distance.
+    let move_ab = &task.operators[0];
+    assert_eq!(move_ab.precondition.numeric.len(), 1);
+    assert_eq!(move_ab.numeric.len(), 1);
+    assert!(move_ab.precondition.numeric[0].holds(&[3.0]));
+    assert!(!move_ab.precondition.numeric[0].holds(&[2.0]));
+}
+
+#[test]
+fn no_metric_means_unit_costs() {
+    let task = ok(NUMERIC_DOMAIN, &numeric_problem("", "3"));
+    assert_eq!(task.cost_model, CostModel::Unit);
+    assert!(task.operators.iter().all(|o| o.cost == 1));
+    // total-cost stays an ordinary fluent.
+    assert_eq!(task.fluents.len(), 2);
+}
+
+#[test]
+fn non_integer_costs_fall_back_to_unit_costs() {
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-cost))", "2.5"),
+    );
+    match &task.cost_model {
+        CostModel::NotOptimised { reason } => assert!(reason.contains("non-integer"), "{reason}"),
+        other => panic!("expected NotOptimised, got {other:?}"),
+    }
+    assert!(task.operators.iter().all(|o| o.cost == 1));
+    assert_eq!(task.fluents.len(), 2);
+    assert!(task.metric.is_some());
+}
+
+#[test]
+fn total_time_metric_is_not_optimised() {
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (+ (total-time) (total-cost)))", "3"),
+    );
+    match &task.cost_model {
+        CostModel::NotOptimised { reason } => assert!(reason.contains("total-time"), "{reason}"),
+        other => panic!("expected NotOptimised, got {other:?}"),
+    }
+    assert!(task.metric.is_none());
+}
+
+#[test]
+fn weighted_metric_scales_costs() {
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (* 2 (total-cost)))", "3"),
+    );
+    assert_eq!(
+        task.operators.iter().map(|o| o.cost).collect::<Vec<_>>(),
+        [6, 8]
+    );
+}
+
+const DERIVED_DOMAIN: &str = "
+(define (domain derived)
+  (:requirements :adl :derived-predicates)
+  (:predicates (edge ?x ?y) (reach ?x ?y) (at ?x) (visited ?x))
+  (:derived (reach ?x ?y)
+    (or (edge ?x ?y) (exists (?z) (and (edge ?x ?z) (reach ?z ?y)))))
+  (:action go
+    :parameters (?x ?y)
+    :precondition (and (at ?x) (reach ?x ?y) (not (visited ?y)))
+    :effect (and (not (at ?x)) (at ?y) (visited ?y))))";
+
+const DERIVED_PROBLEM: &str = "
+(define (problem derived-1) (:domain derived)
+  (:objects a b c)
+  (:init (at a) (edge a b) (edge b c))
+  (:goal (visited c)))";
+
+/// Edges a→b→c (static). The relaxed analysis cannot use the
+/// disjunctive body, so all 9 `reach` facts count as reachable; grounding
+/// the bodies leaves reach(a b) ← true, reach(b c) ← true,
+/// reach(a c) ← reach(b c), and rules for reach(a a), reach(b a),
+/// reach(b b) that depend on reach(c ·), which nothing derives: those
+/// are always false and removed, in two rounds. 3 axioms.
+/// go: x must be at-reachable and reach(x y) derivable: (a b), (a c),
+/// (b c) = 3. Facts: at {a, b, c}, visited {b, c}, reach {ab, ac, bc} = 8.
+#[test]
+fn derived_predicates_become_axioms() {
+    let task = ok(DERIVED_DOMAIN, DERIVED_PROBLEM);
+    assert_eq!(op_names(&task), ["(go a b)", "(go a c)", "(go b c)"]);
+    assert_eq!(task.facts.len(), 8, "{:?}", fact_names(&task));
+    assert_eq!(task.axioms.len(), 3);
+    assert!(task.axioms.iter().all(|a| a.stratum == 0));
+    let bodies: usize = task.axioms.iter().map(|a| a.body.pos.len()).sum();
+    assert_eq!(bodies, 1);
+}
+
+const STRATA_DOMAIN: &str = "
+(define (domain strata)
+  (:requirements :adl :derived-predicates)
+  (:predicates (p) (d1) (d2) (done))
+  (:derived (d1) (p))
+  (:derived (d2) (not (d1)))
+  (:action set :parameters () :precondition (d2) :effect (p))
+  (:action finish :parameters () :precondition (d1) :effect (done)))";
+
+const STRATA_PROBLEM: &str = "(define (problem strata-1) (:domain strata) (:init) (:goal (done)))";
+
+/// d2 depends negatively on d1: strata 0 and 1.
+#[test]
+fn negative_dependencies_are_stratified() {
+    let task = ok(STRATA_DOMAIN, STRATA_PROBLEM);
+    assert_eq!(task.axioms.len(), 2);
+    let stratum_of = |name: &str| {
+        let id = task
+            .facts
+            .iter()
+            .position(|f| f.predicate == name)
+            .expect("fact") as u32;
+        task.axioms
+            .iter()
+            .find(|a| a.head == id)
+            .expect("axiom")
+            .stratum
+    };
+    assert_eq!(stratum_of("d1"), 0);
+    assert_eq!(stratum_of("d2"), 1);
+    assert_eq!(op_names(&task), ["(set)", "(finish)"]);
+}
+
+#[test]
+fn cyclic_negation_is_unsupported() {
+    let domain = "(define (domain cyc) (:requirements :adl :derived-predicates)
+      (:predicates (d1) (d2) (q))
+      (:derived (d1) (not (d2)))
+      (:derived (d2) (not (d1)))
+      (:action a :parameters () :precondition (d1) :effect (q)))";
+    let problem = "(define (problem c) (:domain cyc) (:init) (:goal (q)))";
+    match ground_text(domain, problem) {
+        Err(GroundError::Unsupported {
+            diagnostic,
+            in_problem,
+        }) => {
+            assert!(!in_problem);
+            assert!(
+                diagnostic.message.contains("not stratifiable"),
+                "{}",
+                diagnostic.message
+            );
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn constraints_are_unsupported_with_location() {
+    let problem = "(define (problem typing-1) (:domain typing)
+  (:objects t1 - truck)
+  (:init (at t1 depot))
+  (:goal (visited depot))
+  (:constraints (always (at t1 depot))))";
+    let Ok(parsed) = pddl_syntax::parse_problem(problem) else {
+        // The parser may reject `always`; then nothing reaches the grounder.
+        return;
+    };
+    let domain = pddl_syntax::parse_domain(TYPING_DOMAIN).expect("domain parses");
+    match ground(&domain, &parsed, &GroundOptions::default()) {
+        Err(GroundError::Unsupported {
+            diagnostic,
+            in_problem,
+        }) => {
+            assert!(in_problem);
+            assert!(diagnostic.message.contains(":constraints"));
+            let start = problem.find("(:constraints").expect("present");
+            assert!(
+                diagnostic.span.start <= start + 1 && diagnostic.span.end > start + 1,
+                "{:?}",
+                diagnostic.span
+            );
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn preferences_are_unsupported_with_location() {
+    let problem = "(define (problem p) (:domain typing)
+  (:objects t1 - truck)
+  (:init (at t1 depot))
+  (:goal (preference p1 (visited depot))))";
+    let Ok(parsed) = pddl_syntax::parse_problem(problem) else {
+        return;
+    };
+    let domain = pddl_syntax::parse_domain(TYPING_DOMAIN).expect("domain parses");
+    match ground(&domain, &parsed, &GroundOptions::default()) {
+        Err(GroundError::Unsupported {
+            diagnostic,
+            in_problem,
+        }) => {
+            assert!(in_problem);
+            assert!(diagnostic.message.contains("preference"));
+            assert_eq!(
+                &problem[diagnostic.span.start..diagnostic.span.start + 11],
+                "(preference"
+            );
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn object_fluents_are_unsupported_with_location() {
+    let domain = "(define (domain of) (:requirements :object-fluents)
+      (:types t)
+      (:functions (loc ?x - t) - t)
+      (:predicates (p))
+      (:action a :parameters () :effect (p)))";
+    let problem = "(define (problem p) (:domain of) (:init) (:goal (p)))";
+    match ground_text(domain, problem) {
+        Err(GroundError::Unsupported {
+            diagnostic,
+            in_problem,
+        }) => {
+            assert!(!in_problem);
+            assert!(diagnostic.message.contains("object fluent"));
+            assert_eq!(
+                &domain[diagnostic.span.start..diagnostic.span.start + 4],
+                "(loc"
+            );
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn operator_limit_names_the_action() {
+    let domain = pddl_syntax::parse_domain(NEGATION_DOMAIN).expect("parses");
+    let problem = pddl_syntax::parse_problem(NEGATION_PROBLEM).expect("parses");
+    let options = GroundOptions {
+        max_operators: 3,
+        ..GroundOptions::default()
+    };
+    match ground(&domain, &problem, &options) {
+        Err(GroundError::TooManyOperators { action, limit }) => {
+            assert_eq!(action, "cut");
+            assert_eq!(limit, 3);
+        }
+        other => panic!("expected TooManyOperators, got {other:?}"),
+    }
+}
+
+#[test]
+fn fact_limit_stops_grounding() {
+    let domain = pddl_syntax::parse_domain(NEGATION_DOMAIN).expect("parses");
+    let problem = pddl_syntax::parse_problem(NEGATION_PROBLEM).expect("parses");
+    let options = GroundOptions {
+        max_facts: 4,
+        ..GroundOptions::default()
+    };
+    assert!(matches!(
+        ground(&domain, &problem, &options),
+        Err(GroundError::TooManyFacts { limit: 4 })
+    ));
+}
+
+#[test]
+fn grounding_is_deterministic() {
+    for (d, p) in [
+        (ADL_DOMAIN, ADL_PROBLEM),
+        (DERIVED_DOMAIN, DERIVED_PROBLEM),
+        (TYPING_DOMAIN, TYPING_PROBLEM),
+    ] {
+        assert_eq!(ok(d, p), ok(d, p));
+    }
+}
+
+#[test]
+fn dump_names_facts_and_operators() {
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-cost))", "3"),
+    );
+    let text = pddl_ground::dump::task_to_string(&task);
+    assert!(text.contains("operators 2\n"), "{text}");
+    assert!(
+        text.contains("  (move t a b) cost 3\n    pre (at t a)\n    pre (>= (fuel t) 3)\n"),
+        "{text}"
+    );
+    assert!(text.contains("(decrease (fuel t) 3)"), "{text}");
+    assert!(
+        text.contains("cost model: from metric [(total-cost)], offset 0"),
+        "{text}"
+    );
+}

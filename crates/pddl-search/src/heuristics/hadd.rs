@@ -1,0 +1,40 @@
+//! h_add: like h_max, but precondition costs are summed (not admissible,
+//! informative for greedy search).
+
+use pddl_ground::Task;
+use pddl_ground::task::{Cost, OperatorId};
+
+use super::Heuristic;
+use super::relaxation::{Combine, CostType, Exploration, INFINITE, RelaxedTask};
+use crate::state::StateView;
+
+/// The h_add heuristic.
+#[derive(Debug)]
+pub struct HAdd {
+    relaxed: RelaxedTask,
+    exploration: Exploration,
+}
+
+impl HAdd {
+    /// For a task under a cost type.
+    pub fn new(task: &Task, cost_type: CostType) -> Self {
+        let relaxed = RelaxedTask::new(task, cost_type);
+        let exploration = Exploration::new(&relaxed);
+        HAdd {
+            relaxed,
+            exploration,
+        }
+    }
+}
+
+impl Heuristic for HAdd {
+    fn evaluate(&mut self, state: StateView<'_>, _: Option<&mut Vec<OperatorId>>) -> Option<Cost> {
+        let rt = &self.relaxed;
+        let h = self
+            .exploration
+            .run(rt, state.facts, Combine::Add, true, |o| {
+                rt.ops[o as usize].cost
+            });
+        (h != INFINITE).then_some(h)
+    }
+}

@@ -1,0 +1,148 @@
+//! Heuristic values on hand-built tasks, computed by hand in comments.
+
+use pddl_ground::Task;
+use pddl_ground::task::Cost;
+
+use super::{CostType, create};
+use crate::options::HeuristicKind;
+use crate::state::StateView;
+use crate::successor::StateSpace;
+use crate::testing::TaskBuilder;
+
+/// Facts 0..5, init {0}, goal {3, 4}:
+/// a: 0 → 1 (cost 2), b: 0 → 2 (3), c: 1,2 → 3 (1), d: 1 → 4 (4), e: 0 → 3 (10).
+/// Optimal plan a b c d, cost 10.
+fn diamond() -> Task {
+    let mut b = TaskBuilder::new(5);
+    b.op_cost("a", &[0], &[1], &[], 2);
+    b.op_cost("b", &[0], &[2], &[], 3);
+    b.op_cost("c", &[1, 2], &[3], &[], 1);
+    b.op_cost("d", &[1], &[4], &[], 4);
+    b.op_cost("e", &[0], &[3], &[], 10);
+    b.build(&[0], &[3, 4])
+}
+
+fn h_init(task: &Task, kind: HeuristicKind, cost_type: CostType) -> (Option<Cost>, Vec<u32>) {
+    let mut space = StateSpace::new(task);
+    let s = space.initial_state();
+    let mut fluents = Vec::new();
+    let view: StateView<'_> = space.view(&s, &mut fluents);
+    let mut h = create(kind, task, cost_type);
+    let mut preferred = Vec::new();
+    let v = h.evaluate(view, Some(&mut preferred));
+    preferred.sort_unstable();
+    preferred.dedup();
+    (v, preferred)
+}
+
+#[test]
+fn diamond_values() {
+    let t = diamond();
+    // h_max: 1 ← 2, 2 ← 3, 3 ← min(max(2,3)+1, 10) = 4, 4 ← 2+4 = 6; goal max(4, 6) = 6.
+    assert_eq!(h_init(&t, HeuristicKind::HMax, CostType::Real).0, Some(6));
+    // h_add: 3 ← min(2+3+1, 10) = 6, 4 ← 6; goal 6 + 6 = 12.
+    assert_eq!(h_init(&t, HeuristicKind::HAdd, CostType::Real).0, Some(12));
+    // h_FF: supporters c (for 3) and d (for 4), then a and b: 1+4+2+3 = 10;
+    // preferred: a and b, whose preconditions hold now.
+    assert_eq!(
+        h_init(&t, HeuristicKind::HFF, CostType::Real),
+        (Some(10), vec![0, 1])
+    );
+    // Unit costs: h_add now reaches 3 by e (1 < 1+1+1), relaxed plan {e, d, a}.
+    assert_eq!(h_init(&t, HeuristicKind::HFF, CostType::Unit).0, Some(3));
+    // LM-cut: cuts {d} (4), {c, e} (1), {b, e} (3), then {a, e} or {a} (2): 4+1+3+2 = 10 = h*.
+    assert_eq!(h_init(&t, HeuristicKind::LmCut, CostType::Real).0, Some(10));
+    // Blind: cheapest operator cost; goal count: two goals missing.
+    assert_eq!(h_init(&t, HeuristicKind::Blind, CostType::Real).0, Some(1));
+    assert_eq!(
+        h_init(&t, HeuristicKind::GoalCount, CostType::Real).0,
+        Some(2)
+    );
+    // Plus-one costs: h_max 1 ← 3, 2 ← 4, 3 ← max(3,4)+2 = 6, 4 ← 3+5 = 8.
+    assert_eq!(
+        h_init(&t, HeuristicKind::HMax, CostType::PlusOne).0,
+        Some(8)
+    );
+}
+
+#[test]
+fn goal_states_have_zero_and_dead_ends_none() {
+    let mut b = TaskBuilder::new(3);
+    b.op("a", &[0], &[1], &[]);
+    let at_goal = b.build(&[0, 1], &[1]);
+    let unreachable = b.build(&[0], &[2]);
+    for kind in HeuristicKind::ALL {
+        assert_eq!(h_init(&at_goal, kind, CostType::Real).0, Some(0), "{kind}");
+        let dead = h_init(&unreachable, kind, CostType::Real).0;
+        match kind {
+            HeuristicKind::Blind | HeuristicKind::GoalCount => assert_eq!(dead, Some(1), "{kind}"),
+            _ => assert_eq!(dead, None, "{kind} recognises the dead end"),
+        }
+    }
+}
+
+#[test]
+fn conditional_effects_are_separate_relaxed_operators_sharing_the_cost() {
+    // o: pre 0, add 1, when 1 add 2 (cost 1); goal 2. Real optimum: o twice = 2.
+    let mut b = TaskBuilder::new(3);
+    let o = b.op("o", &[0], &[1], &[]);
+    b.cond(o, &[1], &[2], &[]);
+    let t = b.build(&[0], &[2]);
+    // h_max: 1 ← 1, the conditional piece needs {0, 1}: 2 ← max(0, 1) + 1 = 2.
+    assert_eq!(h_init(&t, HeuristicKind::HMax, CostType::Real).0, Some(2));
+    assert_eq!(h_init(&t, HeuristicKind::HAdd, CostType::Real).0, Some(2));
+    // h_FF: both pieces in the relaxed plan belong to o, counted once.
+    assert_eq!(h_init(&t, HeuristicKind::HFF, CostType::Real).0, Some(1));
+    // LM-cut: cut {conditional piece} costs 1 and exhausts o's budget: h = 1.
+    assert_eq!(h_init(&t, HeuristicKind::LmCut, CostType::Real).0, Some(1));
+}
+
+#[test]
+fn lmcut_charges_an_operator_once_per_cut() {
+    // o (cost 3): when 0 add 1, when 0 add 2 (two pieces); goal {1, 2}.
+    // A cut containing both pieces must charge o once: h = 3, not 6.
+    let mut b = TaskBuilder::new(3);
+    let o = b.op_cost("o", &[], &[], &[], 3);
+    b.cond(o, &[0], &[1], &[]);
+    b.cond(o, &[0], &[2], &[]);
+    let t = b.build(&[0], &[1, 2]);
+    assert_eq!(h_init(&t, HeuristicKind::LmCut, CostType::Real).0, Some(3));
+    assert_eq!(h_init(&t, HeuristicKind::HFF, CostType::Real).0, Some(3));
+    assert_eq!(h_init(&t, HeuristicKind::HAdd, CostType::Real).0, Some(6));
+}
+
+#[test]
+fn zero_cost_operators() {
+    // z1: 0 → 1 (0), z2: 1 → 2 (0), x: 2 → 3 (1); goal 3: every admissible value is 1.
+    let mut b = TaskBuilder::new(4);
+    b.op_cost("z1", &[0], &[1], &[], 0);
+    b.op_cost("z2", &[1], &[2], &[], 0);
+    b.op_cost("x", &[2], &[3], &[], 1);
+    let t = b.build(&[0], &[3]);
+    assert_eq!(h_init(&t, HeuristicKind::HMax, CostType::Real).0, Some(1));
+    assert_eq!(h_init(&t, HeuristicKind::LmCut, CostType::Real).0, Some(1));
+    assert_eq!(h_init(&t, HeuristicKind::HFF, CostType::Real).0, Some(1));
+    assert_eq!(h_init(&t, HeuristicKind::Blind, CostType::Real).0, Some(0));
+    // Plus one: 1 + 1 + 2 = 4 along the chain.
+    assert_eq!(
+        h_init(&t, HeuristicKind::HAdd, CostType::PlusOne).0,
+        Some(4)
+    );
+}
+
+#[test]
+fn axioms_are_free_relaxed_operators() {
+    // a: 0 → 1 (cost 2); axiom 2 ← 1; goal 2 (derived).
+    let mut b = TaskBuilder::new(3);
+    b.op_cost("a", &[0], &[1], &[], 2);
+    b.axiom(2, &[1], &[], 0);
+    let t = b.build(&[0], &[2]);
+    for kind in [
+        HeuristicKind::HMax,
+        HeuristicKind::HAdd,
+        HeuristicKind::HFF,
+        HeuristicKind::LmCut,
+    ] {
+        assert_eq!(h_init(&t, kind, CostType::Real).0, Some(2), "{kind}");
+    }
+}

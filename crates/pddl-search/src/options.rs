@@ -1,0 +1,214 @@
+//! Search configuration: which engine, which heuristic, which limits.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A search algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Breadth-first search (goal test at generation; optimal for unit costs only).
+    BreadthFirst,
+    /// A* with reopening: optimal with an admissible heuristic, for any costs including 0.
+    AStar,
+    /// Weighted A* (`f = g + w·h`, `w ≥ 1`) with reopening.
+    WeightedAStar,
+    /// Eager greedy best-first search on `h`.
+    EagerGreedy,
+    /// Lazy greedy best-first search (successors evaluated when expanded).
+    LazyGreedy,
+}
+
+impl Engine {
+    /// Every engine, in the order of their CLI names.
+    pub const ALL: [Engine; 5] = [
+        Engine::BreadthFirst,
+        Engine::AStar,
+        Engine::WeightedAStar,
+        Engine::EagerGreedy,
+        Engine::LazyGreedy,
+    ];
+
+    /// The CLI name: `bfs astar wastar eager-greedy lazy-greedy`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::BreadthFirst => "bfs",
+            Engine::AStar => "astar",
+            Engine::WeightedAStar => "wastar",
+            Engine::EagerGreedy => "eager-greedy",
+            Engine::LazyGreedy => "lazy-greedy",
+        }
+    }
+}
+
+/// A heuristic (see the `heuristics` module for what each computes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    /// 0 at goal states, the cheapest operator cost elsewhere.
+    Blind,
+    /// Number of unsatisfied goal conditions.
+    GoalCount,
+    /// Bonet & Geffner's h_max (admissible).
+    HMax,
+    /// Bonet & Geffner's h_add.
+    HAdd,
+    /// Hoffmann's FF heuristic (relaxed plan cost) with preferred operators.
+    HFF,
+    /// Helmert & Domshlak's landmark-cut heuristic (admissible).
+    LmCut,
+}
+
+impl HeuristicKind {
+    /// Every heuristic, in the order of their CLI names.
+    pub const ALL: [HeuristicKind; 6] = [
+        HeuristicKind::Blind,
+        HeuristicKind::GoalCount,
+        HeuristicKind::HMax,
+        HeuristicKind::HAdd,
+        HeuristicKind::HFF,
+        HeuristicKind::LmCut,
+    ];
+
+    /// The CLI name: `blind goalcount hmax hadd hff lmcut`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Blind => "blind",
+            HeuristicKind::GoalCount => "goalcount",
+            HeuristicKind::HMax => "hmax",
+            HeuristicKind::HAdd => "hadd",
+            HeuristicKind::HFF => "hff",
+            HeuristicKind::LmCut => "lmcut",
+        }
+    }
+
+    /// Whether the heuristic never overestimates the optimal cost
+    /// (so that A* with it returns optimal plans).
+    pub fn is_admissible(self) -> bool {
+        matches!(
+            self,
+            HeuristicKind::Blind | HeuristicKind::HMax | HeuristicKind::LmCut
+        )
+    }
+}
+
+/// A name that is not one of the accepted CLI names.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{name}` (expected one of: {expected})")]
+pub struct UnknownName {
+    /// "engine" or "heuristic".
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The accepted names, comma separated.
+    pub expected: String,
+}
+
+impl FromStr for Engine {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Engine::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownName {
+                what: "engine",
+                name: s.to_string(),
+                expected: Engine::ALL.map(Engine::name).join(", "),
+            })
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for HeuristicKind {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        HeuristicKind::ALL
+            .into_iter()
+            .find(|h| h.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownName {
+                what: "heuristic",
+                name: s.to_string(),
+                expected: HeuristicKind::ALL.map(HeuristicKind::name).join(", "),
+            })
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that configures one call of [`crate::search`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOptions {
+    /// The search algorithm.
+    pub engine: Engine,
+    /// The heuristic (ignored by breadth-first search).
+    pub heuristic: HeuristicKind,
+    /// Weight `w ≥ 1` of weighted A* (values below 1 are treated as 1).
+    pub weight: f64,
+    /// Use the heuristic's preferred operators (greedy engines only).
+    pub preferred_operators: bool,
+    /// Stop with [`crate::Outcome::TimeLimit`] after this long.
+    pub time_limit: Option<Duration>,
+    /// Stop with [`crate::Outcome::MemoryLimit`] once the search's own
+    /// data structures are estimated to exceed this many bytes.
+    pub memory_limit_bytes: Option<u64>,
+    /// After the first plan, keep searching for cheaper plans (weighted A*
+    /// restarts with decreasing weights, pruning by the best cost found)
+    /// until the time limit or until the last plan is proven optimal.
+    pub anytime: bool,
+}
+
+impl SearchOptions {
+    /// The fast satisficing configuration: lazy greedy search with h_FF
+    /// and preferred operators (LAMA-style alternation and boosting).
+    pub fn satisficing_default() -> Self {
+        SearchOptions {
+            engine: Engine::LazyGreedy,
+            heuristic: HeuristicKind::HFF,
+            weight: 1.0,
+            preferred_operators: true,
+            time_limit: None,
+            memory_limit_bytes: None,
+            anytime: false,
+        }
+    }
+
+    /// The optimal configuration: A* with LM-cut.
+    pub fn optimal_default() -> Self {
+        SearchOptions {
+            engine: Engine::AStar,
+            heuristic: HeuristicKind::LmCut,
+            weight: 1.0,
+            preferred_operators: false,
+            time_limit: None,
+            memory_limit_bytes: None,
+            anytime: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for e in Engine::ALL {
+            assert_eq!(e.to_string().parse::<Engine>(), Ok(e));
+        }
+        for h in HeuristicKind::ALL {
+            assert_eq!(h.to_string().parse::<HeuristicKind>(), Ok(h));
+        }
+        assert_eq!("lazy-greedy".parse::<Engine>(), Ok(Engine::LazyGreedy));
+        assert_eq!("hff".parse::<HeuristicKind>(), Ok(HeuristicKind::HFF));
+        let err = "dfs".parse::<Engine>().unwrap_err();
+        assert!(err.to_string().contains("bfs, astar"), "{err}");
+    }
+}

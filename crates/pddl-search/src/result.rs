@@ -1,0 +1,117 @@
+//! What a search returns and reports while it runs.
+
+use std::time::Duration;
+
+use pddl_ground::task::{Cost, OperatorId};
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A plan was found (with `anytime`, possibly before the time limit
+    /// stopped the search for cheaper ones).
+    Solved,
+    /// The search space was exhausted without a plan: proven unsolvable
+    /// (every engine here is complete).
+    Unsolvable,
+    /// The time limit was reached before a plan was found.
+    TimeLimit,
+    /// The memory limit was reached before a plan was found.
+    MemoryLimit,
+    /// The cancellation flag was raised before a plan was found.
+    Cancelled,
+}
+
+/// A sequential plan.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Plan {
+    /// Operators in execution order.
+    pub operators: Vec<OperatorId>,
+    /// Sum of the operators' costs.
+    pub cost: Cost,
+}
+
+/// Counters of a search (summed over anytime iterations).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Statistics {
+    /// States expanded.
+    pub expanded: u64,
+    /// Successor states generated.
+    pub generated: u64,
+    /// Heuristic evaluations.
+    pub evaluated: u64,
+    /// Closed states reopened because a cheaper path was found.
+    pub reopened: u64,
+    /// Distinct states registered (largest iteration).
+    pub states: u64,
+    /// Wall-clock search time.
+    pub search_time: Duration,
+    /// Peak estimated bytes of the search's data structures.
+    pub peak_memory_bytes: u64,
+}
+
+/// The result of [`crate::search`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// How the search ended.
+    pub outcome: Outcome,
+    /// The best plan found, if any.
+    pub plan: Option<Plan>,
+    /// Whether `plan` is proven optimal (A* with an admissible heuristic,
+    /// breadth-first search on unit costs, or an exhausted anytime
+    /// iteration).
+    pub proven_optimal: bool,
+    /// Counters.
+    pub statistics: Statistics,
+}
+
+/// Why a [`Progress`] report was sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProgressReason {
+    /// A state with a lower heuristic value than any before was evaluated.
+    NewBestH,
+    /// A* started expanding states with a larger `f`.
+    NewFLayer,
+    /// About a second passed since the last periodic report.
+    Periodic,
+}
+
+/// A snapshot of a running search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// States expanded so far.
+    pub expanded: u64,
+    /// Successor states generated so far.
+    pub generated: u64,
+    /// Heuristic evaluations so far.
+    pub evaluated: u64,
+    /// Lowest heuristic value seen.
+    pub best_h: Option<Cost>,
+    /// Current `f` layer (A* and weighted A*).
+    pub best_f: Option<Cost>,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Distinct states registered.
+    pub states: u64,
+    /// Estimated bytes used.
+    pub memory_bytes: u64,
+    /// Why this report.
+    pub reason: ProgressReason,
+}
+
+/// Receives reports from a running search; the library itself never prints.
+pub trait SearchObserver {
+    /// Called on a new best h, a new f layer, and about every second.
+    fn on_progress(&mut self, progress: &Progress) {
+        let _ = progress;
+    }
+    /// Called for every plan found (with `anytime`, each cheaper than the last).
+    fn on_plan(&mut self, plan: &Plan) {
+        let _ = plan;
+    }
+}
+
+/// An observer that ignores everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl SearchObserver for NoObserver {}

@@ -1,0 +1,127 @@
+//! Lazy greedy best-first search (as Fast Downward's lazy search, used by
+//! LAMA): the open list holds (parent, operator) pairs keyed by the
+//! parent's h; a successor is generated and evaluated only when its entry
+//! is popped. Preferred operators go to a second list that an
+//! alternation open list favours, boosted on every new best h, and are
+//! pushed first so that they win ties.
+
+use pddl_ground::task::{Cost, OperatorId};
+
+use crate::heuristics::Heuristic;
+use crate::open_lists::OpenList;
+use crate::result::Outcome;
+use crate::search_algorithms::{IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan};
+use crate::state::{StateId, StateRegistry};
+use crate::successor::StateSpace;
+
+/// Runs lazy greedy search; successors with `g ≥ bound` are pruned.
+pub fn run<O: OpenList<(StateId, OperatorId)>>(
+    space: &mut StateSpace<'_>,
+    heuristic: &mut dyn Heuristic,
+    preferred: bool,
+    bound: Cost,
+    mut open: O,
+    monitor: &mut Monitor<'_>,
+) -> IterationResult {
+    let task = space.task;
+    let mut registry = StateRegistry::new(space.layout.words());
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut fluents = Vec::new();
+    let mut preferred_ops = Vec::new();
+    let mut preferred_stamp: Vec<u64> = vec![0; if preferred { task.operators.len() } else { 0 }];
+    let mut ops = Vec::new();
+    let mut succ = space.initial_state();
+    let mut parent = NO_PARENT;
+    let mut via: OperatorId = 0;
+    let mut g: Cost = 0;
+    let mut expansion: u64 = 0;
+    loop {
+        // `succ` is the state to handle: reached from `parent` by `via`.
+        let Some((id, new)) = registry.insert(&succ) else {
+            return IterationResult::stopped(Outcome::MemoryLimit);
+        };
+        if new {
+            nodes.push(Node {
+                parent,
+                op: via,
+                g,
+                h: 0,
+                status: Status::Closed,
+            });
+            if space.is_goal(&succ) {
+                monitor.record(registry.len(), memory(&registry, &nodes, &open));
+                return IterationResult {
+                    outcome: Outcome::Solved,
+                    plan: Some(extract_plan(task, &nodes, id)),
+                };
+            }
+            preferred_ops.clear();
+            monitor.stats.evaluated += 1;
+            let pref = preferred.then_some(&mut preferred_ops);
+            match heuristic.evaluate(space.view(&succ, &mut fluents), pref) {
+                None => nodes[id as usize].status = Status::DeadEnd,
+                Some(h) => {
+                    nodes[id as usize].h = h;
+                    if monitor.note_h(h) && preferred {
+                        open.boost_preferred();
+                    }
+                    monitor.stats.expanded += 1;
+                    expansion += 1;
+                    for &o in &preferred_ops {
+                        preferred_stamp[o as usize] = expansion;
+                    }
+                    space.applicable(&succ, &mut ops);
+                    if preferred {
+                        // Preferred first, so they win ties on h.
+                        for &o in ops
+                            .iter()
+                            .filter(|&&o| preferred_stamp[o as usize] == expansion)
+                        {
+                            open.push([h, 0], (id, o), true);
+                        }
+                        for &o in ops
+                            .iter()
+                            .filter(|&&o| preferred_stamp[o as usize] != expansion)
+                        {
+                            open.push([h, 0], (id, o), false);
+                        }
+                    } else {
+                        for &o in &ops {
+                            open.push([h, 0], (id, o), false);
+                        }
+                    }
+                }
+            }
+        }
+        // Next entry whose successor is worth generating.
+        loop {
+            let Some((p, o)) = open.pop() else {
+                monitor.check((registry.len(), memory(&registry, &nodes, &open)));
+                return IterationResult::stopped(Outcome::Unsolvable);
+            };
+            if let Some(stop) = monitor.tick(|| (registry.len(), memory(&registry, &nodes, &open)))
+            {
+                return IterationResult::stopped(stop);
+            }
+            let new_g = nodes[p as usize]
+                .g
+                .saturating_add(task.operators[o as usize].cost);
+            if new_g >= bound || !space.apply(registry.get(p), o, &mut succ) {
+                continue;
+            }
+            monitor.stats.generated += 1;
+            parent = p;
+            via = o;
+            g = new_g;
+            break;
+        }
+    }
+}
+
+fn memory<O: OpenList<(StateId, OperatorId)>>(
+    registry: &StateRegistry,
+    nodes: &[Node],
+    open: &O,
+) -> u64 {
+    registry.memory_bytes() + std::mem::size_of_val(nodes) as u64 + open.memory_bytes()
+}

@@ -1,0 +1,222 @@
+//! Search algorithms and what they share: search nodes, plan extraction,
+//! and the [`Monitor`] that enforces limits and reports progress.
+
+pub mod breadth_first;
+pub mod eager;
+pub mod lazy;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use pddl_ground::Task;
+use pddl_ground::task::{Cost, OperatorId};
+
+use crate::result::{Outcome, Plan, Progress, ProgressReason, SearchObserver, Statistics};
+use crate::state::StateId;
+
+/// Parent pointer of the initial state.
+pub const NO_PARENT: StateId = StateId::MAX;
+
+/// Status of a search node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// In the open list.
+    Open,
+    /// Expanded.
+    Closed,
+    /// The heuristic recognised a dead end.
+    DeadEnd,
+}
+
+/// Search information of a registered state (indexed by its id).
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// The state it was reached from ([`NO_PARENT`] for the initial state).
+    pub parent: StateId,
+    /// The operator that reached it.
+    pub op: OperatorId,
+    /// Cost of the best known path.
+    pub g: Cost,
+    /// Heuristic value.
+    pub h: Cost,
+    /// Where it is in the search.
+    pub status: Status,
+}
+
+/// The plan ending in `goal`, following parent pointers.
+pub fn extract_plan(task: &Task, nodes: &[Node], goal: StateId) -> Plan {
+    let mut operators = Vec::new();
+    let mut s = goal;
+    // A parent chain visits each state at most once.
+    while nodes[s as usize].parent != NO_PARENT && operators.len() <= nodes.len() {
+        operators.push(nodes[s as usize].op);
+        s = nodes[s as usize].parent;
+    }
+    operators.reverse();
+    let cost = operators
+        .iter()
+        .map(|&o| task.operators[o as usize].cost)
+        .fold(0, Cost::saturating_add);
+    Plan { operators, cost }
+}
+
+/// How often (in expansions) limits are checked.
+const CHECK_INTERVAL: u32 = 1024;
+
+/// Enforces the time and memory limits and the cancellation flag, keeps
+/// the statistics and sends progress reports.
+pub struct Monitor<'a> {
+    start: Instant,
+    time_limit: Option<Duration>,
+    memory_limit: Option<u64>,
+    cancel: &'a AtomicBool,
+    /// Where reports go.
+    pub observer: &'a mut dyn SearchObserver,
+    countdown: u32,
+    last_report: Instant,
+    /// Counters.
+    pub stats: Statistics,
+    /// Lowest h seen in the current iteration.
+    pub best_h: Option<Cost>,
+    /// Current f layer.
+    pub best_f: Option<Cost>,
+    states: u64,
+    memory: u64,
+}
+
+impl<'a> Monitor<'a> {
+    /// Starts the clock.
+    pub fn new(
+        time_limit: Option<Duration>,
+        memory_limit: Option<u64>,
+        cancel: &'a AtomicBool,
+        observer: &'a mut dyn SearchObserver,
+    ) -> Self {
+        let now = Instant::now();
+        Monitor {
+            start: now,
+            time_limit,
+            memory_limit,
+            cancel,
+            observer,
+            countdown: CHECK_INTERVAL,
+            last_report: now,
+            stats: Statistics::default(),
+            best_h: None,
+            best_f: None,
+            states: 0,
+            memory: 0,
+        }
+    }
+
+    /// Call once per expansion; every [`CHECK_INTERVAL`] calls it measures
+    /// `(states, memory bytes)` and checks the limits, returning the
+    /// outcome to stop with when one is hit.
+    #[inline]
+    pub fn tick(&mut self, measure: impl FnOnce() -> (usize, u64)) -> Option<Outcome> {
+        self.countdown -= 1;
+        if self.countdown > 0 {
+            return None;
+        }
+        self.countdown = CHECK_INTERVAL;
+        self.check(measure())
+    }
+
+    /// Records the current number of states and memory estimate.
+    pub fn record(&mut self, states: usize, memory: u64) {
+        self.states = states as u64;
+        self.memory = memory;
+        self.stats.states = self.stats.states.max(self.states);
+        self.stats.peak_memory_bytes = self.stats.peak_memory_bytes.max(memory);
+    }
+
+    /// Checks the limits now.
+    pub fn check(&mut self, (states, memory): (usize, u64)) -> Option<Outcome> {
+        self.record(states, memory);
+        if self.cancel.load(Ordering::Relaxed) {
+            return Some(Outcome::Cancelled);
+        }
+        let elapsed = self.start.elapsed();
+        if self.time_limit.is_some_and(|t| elapsed >= t) {
+            return Some(Outcome::TimeLimit);
+        }
+        if self.memory_limit.is_some_and(|m| memory >= m) {
+            return Some(Outcome::MemoryLimit);
+        }
+        if elapsed.saturating_sub(self.last_report.duration_since(self.start))
+            >= Duration::from_secs(1)
+        {
+            self.report(ProgressReason::Periodic);
+        }
+        None
+    }
+
+    /// Sends a progress report.
+    pub fn report(&mut self, reason: ProgressReason) {
+        self.last_report = Instant::now();
+        let progress = Progress {
+            expanded: self.stats.expanded,
+            generated: self.stats.generated,
+            evaluated: self.stats.evaluated,
+            best_h: self.best_h,
+            best_f: self.best_f,
+            elapsed: self.start.elapsed(),
+            states: self.states,
+            memory_bytes: self.memory,
+            reason,
+        };
+        self.observer.on_progress(&progress);
+    }
+
+    /// Records an evaluation; returns whether `h` is a new best.
+    pub fn note_h(&mut self, h: Cost) -> bool {
+        if self.best_h.is_none_or(|b| h < b) {
+            self.best_h = Some(h);
+            self.report(ProgressReason::NewBestH);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Records the f value of an expanded state (A*-like searches).
+    pub fn note_f(&mut self, f: Cost) {
+        if self.best_f.is_none_or(|b| f > b) {
+            self.best_f = Some(f);
+            self.report(ProgressReason::NewFLayer);
+        }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Forgets the per-iteration best values (anytime restarts).
+    pub fn reset_iteration(&mut self) {
+        self.best_h = None;
+        self.best_f = None;
+    }
+}
+
+/// How a single search iteration ended.
+#[derive(Debug)]
+pub struct IterationResult {
+    /// Outcome (`Solved` with a plan).
+    pub outcome: Outcome,
+    /// The plan, when solved.
+    pub plan: Option<Plan>,
+}
+
+impl IterationResult {
+    /// A stop without plan.
+    pub fn stopped(outcome: Outcome) -> Self {
+        IterationResult {
+            outcome,
+            plan: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,292 @@
+//! Every engine on hand-built tasks with known optimal costs.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use pddl_ground::Task;
+use pddl_ground::task::{AssignOp, Comparison};
+
+use crate::testing::TaskBuilder;
+use crate::{
+    Engine, HeuristicKind, NoObserver, Outcome, Plan, Progress, SearchObserver, SearchOptions,
+    SearchResult,
+};
+use crate::{search, simulate};
+
+fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
+    SearchOptions {
+        engine,
+        heuristic,
+        weight: 2.0,
+        preferred_operators: true,
+        time_limit: None,
+        memory_limit_bytes: None,
+        anytime: false,
+    }
+}
+
+fn run(task: &Task, engine: Engine, heuristic: HeuristicKind) -> SearchResult {
+    let result = search(
+        task,
+        &options(engine, heuristic),
+        &AtomicBool::new(false),
+        &mut NoObserver,
+    );
+    if let Some(plan) = &result.plan {
+        let end = simulate(task, &plan.operators).expect("plan replays");
+        assert!(
+            end.goal_reached,
+            "{engine} {heuristic}: plan reaches the goal"
+        );
+        assert_eq!(end.cost, plan.cost);
+    }
+    result
+}
+
+fn all_configs() -> Vec<(Engine, HeuristicKind)> {
+    let mut v = vec![(Engine::BreadthFirst, HeuristicKind::Blind)];
+    for e in [
+        Engine::AStar,
+        Engine::WeightedAStar,
+        Engine::EagerGreedy,
+        Engine::LazyGreedy,
+    ] {
+        for h in HeuristicKind::ALL {
+            v.push((e, h));
+        }
+    }
+    v
+}
+
+/// Cost 2, 3, 1, 4, 10 diamond (see the heuristic tests): optimum a b c d = 10.
+fn diamond() -> Task {
+    let mut b = TaskBuilder::new(5);
+    b.op_cost("a", &[0], &[1], &[], 2);
+    b.op_cost("b", &[0], &[2], &[], 3);
+    b.op_cost("c", &[1, 2], &[3], &[], 1);
+    b.op_cost("d", &[1], &[4], &[], 4);
+    b.op_cost("e", &[0], &[3], &[], 10);
+    b.build(&[0], &[3, 4])
+}
+
+/// A ring of `n` cells with a robot that must carry a ball from cell 0 to
+/// cell `n/2`: facts robot-at i (i), ball-at i (n + i), holding (2n).
+/// Optimal: pick, n/2 moves, drop = n/2 + 2.
+fn ring(n: u32) -> Task {
+    let mut b = TaskBuilder::new(2 * n as usize + 1);
+    let holding = 2 * n;
+    for i in 0..n {
+        let j = (i + 1) % n;
+        b.op("right", &[i], &[j], &[i]);
+        b.op("left", &[j], &[i], &[j]);
+        b.op("pick", &[i, n + i], &[holding], &[n + i]);
+        b.op("drop", &[i, holding], &[n + i], &[holding]);
+    }
+    b.build(&[0, n], &[n + n / 2])
+}
+
+#[test]
+fn optimal_engines_find_optimal_costs() {
+    let t = diamond();
+    for h in HeuristicKind::ALL {
+        let r = run(&t, Engine::AStar, h);
+        assert_eq!(r.outcome, Outcome::Solved);
+        assert_eq!(r.plan.as_ref().map(|p| p.cost), Some(10), "A* {h}");
+        assert_eq!(r.proven_optimal, h.is_admissible());
+    }
+    let r = run(&ring(10), Engine::BreadthFirst, HeuristicKind::Blind);
+    assert_eq!(r.plan.map(|p| p.cost), Some(7));
+    assert!(r.proven_optimal);
+    for h in [
+        HeuristicKind::Blind,
+        HeuristicKind::HMax,
+        HeuristicKind::LmCut,
+    ] {
+        assert_eq!(
+            run(&ring(10), Engine::AStar, h).plan.map(|p| p.cost),
+            Some(7),
+            "A* {h}"
+        );
+    }
+}
+
+#[test]
+fn every_engine_solves_and_plans_replay() {
+    for (e, h) in all_configs() {
+        for task in [diamond(), ring(8)] {
+            let r = run(&task, e, h);
+            assert_eq!(r.outcome, Outcome::Solved, "{e} {h}");
+            assert!(
+                r.statistics.expanded > 0
+                    || r.plan.as_ref().is_some_and(|p| p.operators.is_empty())
+            );
+        }
+    }
+}
+
+#[test]
+fn search_is_deterministic() {
+    for (e, h) in all_configs() {
+        let a = run(&ring(12), e, h).plan;
+        let b = run(&ring(12), e, h).plan;
+        assert_eq!(a, b, "{e} {h}");
+    }
+}
+
+#[test]
+fn zero_cost_operators_and_astar() {
+    // z1: 0 → 1 (0), z2: 1 → 2 (0), x: 2 → 3 (1), y: 0 → 3 (5); goal 3.
+    let mut b = TaskBuilder::new(4);
+    b.op_cost("y", &[0], &[3], &[], 5);
+    b.op_cost("z1", &[0], &[1], &[], 0);
+    b.op_cost("z2", &[1], &[2], &[], 0);
+    b.op_cost("x", &[2], &[3], &[], 1);
+    let t = b.build(&[0], &[3]);
+    for h in [
+        HeuristicKind::Blind,
+        HeuristicKind::HMax,
+        HeuristicKind::LmCut,
+    ] {
+        let plan = run(&t, Engine::AStar, h).plan.expect("solved");
+        assert_eq!((plan.cost, plan.operators.len()), (1, 3), "A* {h}");
+    }
+    // Breadth-first search minimises length, not cost.
+    let plan = run(&t, Engine::BreadthFirst, HeuristicKind::Blind)
+        .plan
+        .expect("solved");
+    assert_eq!((plan.cost, plan.operators.clone()), (5, vec![0]));
+    assert!(!run(&t, Engine::BreadthFirst, HeuristicKind::Blind).proven_optimal);
+}
+
+#[test]
+fn unsolvable_tasks_are_detected() {
+    // 0 → 1 → 2 and back, goal 3 unreachable; also a goal needing 4 while 4 is deleted forever.
+    let mut b = TaskBuilder::new(5);
+    b.op("a", &[0], &[1], &[0]);
+    b.op("b", &[1], &[2], &[1]);
+    b.op("c", &[2], &[0], &[2]);
+    b.op("kill", &[0, 4], &[], &[4]);
+    let unreachable = b.build(&[0, 4], &[3]);
+    let mut b2 = TaskBuilder::new(2);
+    b2.op("flip", &[0], &[], &[0]);
+    b2.neg_goal(1);
+    let t2 = b2.build(&[0, 1], &[]);
+    for (e, h) in all_configs() {
+        assert_eq!(
+            run(&unreachable, e, h).outcome,
+            Outcome::Unsolvable,
+            "{e} {h}"
+        );
+        assert_eq!(run(&t2, e, h).outcome, Outcome::Unsolvable, "{e} {h}");
+    }
+}
+
+#[test]
+fn numeric_preconditions_and_effects() {
+    // Cells 0..3, fuel starts at 2; move i→i+1 needs fuel ≥ 1 and uses 1;
+    // refuel sets fuel to 2. Goal: at 3 and fuel ≥ 2.
+    // Optimal: move move refuel move refuel = 5.
+    let mut b = TaskBuilder::new(4);
+    let fuel = b.fluent(2.0);
+    for i in 0..3 {
+        let m = b.op("move", &[i], &[i + 1], &[i]);
+        b.num_pre(m, fuel, Comparison::GreaterEqual, 1.0);
+        b.num_effect(m, fuel, AssignOp::Decrease, 1.0);
+    }
+    let r = b.op("refuel", &[], &[], &[]);
+    b.num_effect(r, fuel, AssignOp::Assign, 2.0);
+    b.num_goal(fuel, Comparison::GreaterEqual, 2.0);
+    let t = b.build(&[0], &[3]);
+    for (e, h) in all_configs() {
+        let r = run(&t, e, h);
+        assert_eq!(r.outcome, Outcome::Solved, "{e} {h}");
+        if e == Engine::BreadthFirst || (e == Engine::AStar && h.is_admissible()) {
+            assert_eq!(r.plan.map(|p| p.cost), Some(5), "{e} {h}");
+        }
+    }
+    let end = simulate(&t, &[0, 1, 3, 2, 3]).expect("replays");
+    assert_eq!(end.fluents, vec![2.0]);
+    assert!(end.goal_reached);
+    assert!(simulate(&t, &[0, 1, 2]).is_err(), "third move lacks fuel");
+}
+
+#[test]
+fn derived_goal_through_axioms() {
+    // Lights 0 and 1 switched on separately; derived 3 ← 0 ∧ 1, derived 4 ← ¬2 (stratum 1),
+    // goal {3, 4}: 2 is a trap fact set by "bad".
+    let mut b = TaskBuilder::new(5);
+    b.op("on0", &[], &[0], &[]);
+    b.op("on1", &[], &[1], &[]);
+    b.op("bad", &[], &[2, 0, 1], &[]);
+    b.axiom(3, &[0, 1], &[], 0);
+    b.axiom(4, &[], &[2], 1);
+    let t = b.build(&[], &[3, 4]);
+    for (e, h) in all_configs() {
+        let r = run(&t, e, h);
+        assert_eq!(r.outcome, Outcome::Solved, "{e} {h}");
+        if e == Engine::AStar || e == Engine::BreadthFirst {
+            assert_eq!(r.plan.map(|p| p.cost), Some(2), "{e} {h}");
+        }
+    }
+}
+
+#[derive(Default)]
+struct Recorder {
+    plans: Vec<Plan>,
+    progress: usize,
+}
+
+impl SearchObserver for Recorder {
+    fn on_progress(&mut self, _: &Progress) {
+        self.progress += 1;
+    }
+    fn on_plan(&mut self, plan: &Plan) {
+        self.plans.push(plan.clone());
+    }
+}
+
+#[test]
+fn anytime_improves_to_optimal() {
+    // Greedy (unit costs) takes the expensive shortcut e (cost 10 + ...);
+    // anytime iterations must end at the optimum 10 and prove it.
+    let mut opts = options(Engine::LazyGreedy, HeuristicKind::HFF);
+    opts.anytime = true;
+    let mut rec = Recorder::default();
+    let r = search(&diamond(), &opts, &AtomicBool::new(false), &mut rec);
+    assert_eq!(r.outcome, Outcome::Solved);
+    assert_eq!(r.plan.map(|p| p.cost), Some(10));
+    assert!(r.proven_optimal);
+    assert!(
+        rec.plans.first().is_some_and(|p| p.cost > 10),
+        "first plan {:?}",
+        rec.plans
+    );
+    assert!(rec.plans.windows(2).all(|w| w[1].cost < w[0].cost));
+    assert!(rec.progress > 0);
+}
+
+#[test]
+fn limits_and_cancellation_stop_the_search() {
+    // An unsolvable task with a big state space: 22 independent toggles.
+    let mut b = TaskBuilder::new(23);
+    for i in 0..22 {
+        b.op("on", &[], &[i], &[]);
+        b.op("off", &[i], &[], &[i]);
+    }
+    let t = b.build(&[], &[22]);
+    let mut o = options(Engine::AStar, HeuristicKind::Blind);
+    let cancelled = AtomicBool::new(true);
+    assert_eq!(
+        search(&t, &o, &cancelled, &mut NoObserver).outcome,
+        Outcome::Cancelled
+    );
+    o.time_limit = Some(Duration::from_millis(50));
+    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
+    assert_eq!(r.outcome, Outcome::TimeLimit);
+    assert!(r.statistics.search_time < Duration::from_secs(2));
+    o.time_limit = None;
+    o.memory_limit_bytes = Some(1 << 20);
+    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
+    assert_eq!(r.outcome, Outcome::MemoryLimit);
+    assert!(r.statistics.peak_memory_bytes >= 1 << 20);
+}

@@ -1,0 +1,111 @@
+//! Replaying plans on the ground task.
+
+use pddl_ground::Task;
+use pddl_ground::task::{Cost, CostModel, FactId, OperatorId};
+
+use crate::result::Plan;
+use crate::state::{StateView, has_fact};
+use crate::successor::StateSpace;
+
+/// The state at the end of a replayed plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimulatedState {
+    /// True facts, sorted (derived facts included).
+    pub facts: Vec<FactId>,
+    /// Fluent values (NaN = undefined).
+    pub fluents: Vec<f64>,
+    /// Whether the goal holds.
+    pub goal_reached: bool,
+    /// Sum of the operators' costs.
+    pub cost: Cost,
+}
+
+/// Why a plan cannot be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimulationError {
+    /// An operator id out of range.
+    #[error("step {step}: there is no operator with id {op}")]
+    UnknownOperator {
+        /// 0-based step.
+        step: usize,
+        /// The id.
+        op: OperatorId,
+    },
+    /// The operator's precondition does not hold.
+    #[error("step {step}: {name} is not applicable")]
+    NotApplicable {
+        /// 0-based step.
+        step: usize,
+        /// The operator as a plan line.
+        name: String,
+    },
+    /// A numeric effect's value is undefined (undefined fluent or division by zero).
+    #[error("step {step}: a numeric effect of {name} is undefined")]
+    UndefinedEffect {
+        /// 0-based step.
+        step: usize,
+        /// The operator as a plan line.
+        name: String,
+    },
+}
+
+/// Replays `plan` from the initial state, checking every precondition.
+pub fn simulate(task: &Task, plan: &[OperatorId]) -> Result<SimulatedState, SimulationError> {
+    let mut space = StateSpace::new(task);
+    let mut state = space.initial_state();
+    let mut next = Vec::new();
+    let mut fluents = Vec::new();
+    let mut cost: Cost = 0;
+    for (step, &op) in plan.iter().enumerate() {
+        let Some(operator) = task.operators.get(op as usize) else {
+            return Err(SimulationError::UnknownOperator { step, op });
+        };
+        if !space
+            .view(&state, &mut fluents)
+            .satisfies(&operator.precondition)
+        {
+            return Err(SimulationError::NotApplicable {
+                step,
+                name: operator.plan_line(),
+            });
+        }
+        if !space.apply(&state, op, &mut next) {
+            return Err(SimulationError::UndefinedEffect {
+                step,
+                name: operator.plan_line(),
+            });
+        }
+        std::mem::swap(&mut state, &mut next);
+        cost = cost.saturating_add(operator.cost);
+    }
+    let view: StateView<'_> = space.view(&state, &mut fluents);
+    let goal_reached = view.satisfies(&task.goal);
+    let facts = (0..task.facts.len() as FactId)
+        .filter(|&f| has_fact(view.facts, f))
+        .collect();
+    Ok(SimulatedState {
+        facts,
+        fluents: fluents.clone(),
+        goal_reached,
+        cost,
+    })
+}
+
+/// The value of the problem's metric at the end of the plan: `offset +
+/// cost` when the metric was compiled into operator costs, the metric
+/// expression evaluated in the final state when it was not; `None` when
+/// the problem has no metric, the plan does not replay, or the value is
+/// undefined.
+pub fn metric_value(task: &Task, plan: &Plan) -> Option<f64> {
+    let metric = task.metric.as_ref()?;
+    match &task.cost_model {
+        CostModel::FromMetric { offset, .. } => {
+            simulate(task, &plan.operators).ok()?;
+            Some(offset + plan.cost as f64)
+        }
+        CostModel::Unit | CostModel::NotOptimised { .. } => {
+            let end = simulate(task, &plan.operators).ok()?;
+            metric.expr.eval(&end.fluents)
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! Successor generation: which operators apply, and what applying one does.
+//!
+//! Applicable operators are found with a match tree over the operators'
+//! sorted positive preconditions (as Fast Downward's successor
+//! generator): each node lists the operators whose positive preconditions
+//! are all decided on the path to it, and edges labelled by a fact lead to
+//! operators that need that fact next. Only edges whose fact is true are
+//! followed, so an expansion never scans all operators. Negative and
+//! numeric preconditions are checked on the candidates.
+
+use pddl_ground::Task;
+use pddl_ground::task::{Axiom, Conjunction, FactId, OperatorId};
+
+use crate::state::{StateLayout, StateView, has_fact, set_fact};
+
+/// One node of the match tree.
+#[derive(Clone, Copy, Debug)]
+struct MatchNode {
+    /// Operators whose positive preconditions are all on the path here.
+    ops: (u32, u32),
+    /// Edges `(fact, child)` into `edges`.
+    edges: (u32, u32),
+}
+
+/// The match tree.
+#[derive(Debug)]
+pub struct SuccessorGenerator {
+    nodes: Vec<MatchNode>,
+    edges: Vec<(FactId, u32)>,
+    leaf_ops: Vec<OperatorId>,
+    /// Per operator: whether negative or numeric preconditions remain to check.
+    needs_check: Vec<bool>,
+    stack: Vec<u32>,
+}
+
+impl SuccessorGenerator {
+    /// Builds the match tree for the task's operators (iteratively: the
+    /// depth is the length of a precondition, which the input controls).
+    pub fn new(task: &Task) -> Self {
+        let pres: Vec<Vec<FactId>> = task
+            .operators
+            .iter()
+            .map(|op| {
+                let mut p = op.precondition.pos.clone();
+                p.sort_unstable();
+                p.dedup();
+                p
+            })
+            .collect();
+        let needs_check = task
+            .operators
+            .iter()
+            .map(|op| !op.precondition.neg.is_empty() || !op.precondition.numeric.is_empty())
+            .collect();
+        let mut nodes = vec![MatchNode {
+            ops: (0, 0),
+            edges: (0, 0),
+        }];
+        let mut edges = Vec::new();
+        let mut leaf_ops = Vec::new();
+        // Work items: (node index, depth, operators).
+        let mut work: Vec<(usize, usize, Vec<OperatorId>)> =
+            vec![(0, 0, (0..task.operators.len() as OperatorId).collect())];
+        while let Some((node, depth, mut ops)) = work.pop() {
+            let start = leaf_ops.len() as u32;
+            leaf_ops.extend(
+                ops.iter()
+                    .copied()
+                    .filter(|&o| pres[o as usize].len() == depth),
+            );
+            nodes[node].ops = (start, leaf_ops.len() as u32);
+            ops.retain(|&o| pres[o as usize].len() > depth);
+            ops.sort_by_key(|&o| (pres[o as usize][depth], o));
+            let edge_start = edges.len() as u32;
+            let mut i = 0;
+            while i < ops.len() {
+                let fact = pres[ops[i] as usize][depth];
+                let mut j = i;
+                while j < ops.len() && pres[ops[j] as usize][depth] == fact {
+                    j += 1;
+                }
+                let child = nodes.len();
+                nodes.push(MatchNode {
+                    ops: (0, 0),
+                    edges: (0, 0),
+                });
+                edges.push((fact, child as u32));
+                work.push((child, depth + 1, ops[i..j].to_vec()));
+                i = j;
+            }
+            nodes[node].edges = (edge_start, edges.len() as u32);
+        }
+        SuccessorGenerator {
+            nodes,
+            edges,
+            leaf_ops,
+            needs_check,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Appends to `out` the operators whose positive preconditions hold;
+    /// `needs_check(op)` tells which still need their other conditions checked.
+    #[inline]
+    fn candidates(&mut self, facts: &[u64], out: &mut Vec<OperatorId>) {
+        self.stack.clear();
+        self.stack.push(0);
+        while let Some(n) = self.stack.pop() {
+            let node = self.nodes[n as usize];
+            out.extend_from_slice(&self.leaf_ops[node.ops.0 as usize..node.ops.1 as usize]);
+            for &(fact, child) in &self.edges[node.edges.0 as usize..node.edges.1 as usize] {
+                if has_fact(facts, fact) {
+                    self.stack.push(child);
+                }
+            }
+        }
+    }
+}
+
+/// Evaluates derived predicates: derived facts are reset to false, then
+/// each stratum is closed under its rules (counter-based propagation: an
+/// axiom fires once all its same-stratum positive body facts are derived
+/// and its other conditions, fixed by lower strata, hold).
+#[derive(Debug)]
+pub struct AxiomEvaluator {
+    /// Axioms sorted by stratum.
+    axioms: Vec<Axiom>,
+    /// Per stratum, the range of `axioms`.
+    strata: Vec<(usize, usize)>,
+    /// Derived facts (heads).
+    derived: Vec<FactId>,
+    /// Per fact, the stratum that derives it (`u32::MAX` for basic facts).
+    fact_stratum: Vec<u32>,
+    /// Per axiom, its positive body facts derived in its own stratum.
+    same_stratum_body: Vec<Vec<FactId>>,
+    /// Per fact, the axioms whose same-stratum body contains it.
+    triggers: Vec<Vec<u32>>,
+    counters: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+impl AxiomEvaluator {
+    /// Prepares the task's axioms.
+    pub fn new(task: &Task) -> Self {
+        let mut axioms = task.axioms.clone();
+        axioms.retain(|a| (a.head as usize) < task.facts.len());
+        axioms.sort_by_key(|a| a.stratum);
+        let mut fact_stratum = vec![u32::MAX; task.facts.len()];
+        for a in &axioms {
+            let s = &mut fact_stratum[a.head as usize];
+            *s = if *s == u32::MAX {
+                a.stratum
+            } else {
+                (*s).max(a.stratum)
+            };
+        }
+        let mut derived: Vec<FactId> = axioms.iter().map(|a| a.head).collect();
+        derived.sort_unstable();
+        derived.dedup();
+        let mut strata = Vec::new();
+        let mut i = 0;
+        while i < axioms.len() {
+            let mut j = i;
+            while j < axioms.len() && axioms[j].stratum == axioms[i].stratum {
+                j += 1;
+            }
+            strata.push((i, j));
+            i = j;
+        }
+        let mut triggers = vec![Vec::new(); task.facts.len()];
+        let same_stratum_body: Vec<Vec<FactId>> = axioms
+            .iter()
+            .enumerate()
+            .map(|(ai, a)| {
+                let mut body: Vec<FactId> = a
+                    .body
+                    .pos
+                    .iter()
+                    .copied()
+                    .filter(|&f| fact_stratum.get(f as usize) == Some(&a.stratum))
+                    .collect();
+                body.sort_unstable();
+                body.dedup();
+                for &f in &body {
+                    triggers[f as usize].push(ai as u32);
+                }
+                body
+            })
+            .collect();
+        let counters = vec![0; axioms.len()];
+        AxiomEvaluator {
+            axioms,
+            strata,
+            derived,
+            fact_stratum,
+            same_stratum_body,
+            triggers,
+            counters,
+            queue: Vec::new(),
+        }
+    }
+
+    /// Whether the task has any axioms.
+    pub fn is_empty(&self) -> bool {
+        self.axioms.is_empty()
+    }
+
+    /// Recomputes the derived facts of a state in place.
+    pub fn evaluate(&mut self, facts: &mut [u64], fluents: &[f64]) {
+        for &f in &self.derived {
+            set_fact(facts, f, false);
+        }
+        for &(start, end) in &self.strata {
+            self.queue.clear();
+            for ai in start..end {
+                let a = &self.axioms[ai];
+                let stratum = a.stratum;
+                let view = StateView { facts, fluents };
+                let fixed_part_holds =
+                    a.body.pos.iter().all(|&f| {
+                        self.fact_stratum.get(f as usize) == Some(&stratum) || view.has(f)
+                    }) && a.body.neg.iter().all(|&f| !view.has(f))
+                        && a.body.numeric.iter().all(|n| n.holds(fluents));
+                if fixed_part_holds {
+                    let n = self.same_stratum_body[ai].len() as u32;
+                    self.counters[ai] = n;
+                    if n == 0 {
+                        self.queue.push(ai as u32);
+                    }
+                } else {
+                    self.counters[ai] = u32::MAX;
+                }
+            }
+            while let Some(ai) = self.queue.pop() {
+                let head = self.axioms[ai as usize].head;
+                if has_fact(facts, head) {
+                    continue;
+                }
+                set_fact(facts, head, true);
+                for &b in &self.triggers[head as usize] {
+                    let c = &mut self.counters[b as usize];
+                    if *c != u32::MAX && *c > 0 {
+                        *c -= 1;
+                        if *c == 0 {
+                            self.queue.push(b);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The task's transition system over packed states.
+#[derive(Debug)]
+pub struct StateSpace<'t> {
+    /// The task.
+    pub task: &'t Task,
+    /// How states are packed.
+    pub layout: StateLayout,
+    generator: SuccessorGenerator,
+    axioms: AxiomEvaluator,
+    fluents: Vec<f64>,
+    new_fluents: Vec<f64>,
+}
+
+impl<'t> StateSpace<'t> {
+    /// Prepares successor generation for a task.
+    pub fn new(task: &'t Task) -> Self {
+        StateSpace {
+            task,
+            layout: StateLayout::new(task),
+            generator: SuccessorGenerator::new(task),
+            axioms: AxiomEvaluator::new(task),
+            fluents: Vec::new(),
+            new_fluents: Vec::new(),
+        }
+    }
+
+    /// The packed initial state, axioms evaluated.
+    pub fn initial_state(&mut self) -> Vec<u64> {
+        let mut packed = self.layout.initial(self.task);
+        self.finish_state(&mut packed);
+        packed
+    }
+
+    fn finish_state(&mut self, packed: &mut [u64]) {
+        if !self.axioms.is_empty() {
+            self.layout.unpack_fluents(packed, &mut self.fluents);
+            let fw = self.layout.fact_words();
+            self.axioms.evaluate(&mut packed[..fw], &self.fluents);
+        }
+    }
+
+    /// Unpacks the fluents of `packed` into `out` and returns the view.
+    pub fn view<'a>(&self, packed: &'a [u64], fluents: &'a mut Vec<f64>) -> StateView<'a> {
+        self.layout.unpack_fluents(packed, fluents);
+        StateView {
+            facts: self.layout.facts(packed),
+            fluents,
+        }
+    }
+
+    /// Whether the packed state satisfies the goal.
+    pub fn is_goal(&mut self, packed: &[u64]) -> bool {
+        self.layout.unpack_fluents(packed, &mut self.fluents);
+        StateView {
+            facts: self.layout.facts(packed),
+            fluents: &self.fluents,
+        }
+        .satisfies(&self.task.goal)
+    }
+
+    /// Fills `out` with the operators applicable in `packed`, in a
+    /// deterministic order.
+    pub fn applicable(&mut self, packed: &[u64], out: &mut Vec<OperatorId>) {
+        out.clear();
+        let facts = self.layout.facts(packed);
+        self.generator.candidates(facts, out);
+        if self.layout.fluents() > 0 {
+            self.layout.unpack_fluents(packed, &mut self.fluents);
+        }
+        let view = StateView {
+            facts,
+            fluents: &self.fluents,
+        };
+        let task = self.task;
+        let needs_check = &self.generator.needs_check;
+        out.retain(|&o| {
+            !needs_check[o as usize] || {
+                let pre = &task.operators[o as usize].precondition;
+                pre.neg.iter().all(|&f| !view.has(f))
+                    && pre.numeric.iter().all(|n| n.holds(view.fluents))
+            }
+        });
+    }
+
+    /// Writes into `out` the state reached by applying `op` (assumed
+    /// applicable) in `packed`. Returns `false`, leaving `out`
+    /// unspecified, when a numeric effect's value is undefined (then the
+    /// operator is not applicable after all).
+    pub fn apply(&mut self, packed: &[u64], op: OperatorId, out: &mut Vec<u64>) -> bool {
+        let operator = &self.task.operators[op as usize];
+        out.clear();
+        out.extend_from_slice(packed);
+        let fw = self.layout.fact_words();
+        let has_fluents = self.layout.fluents() > 0;
+        if has_fluents {
+            self.layout.unpack_fluents(packed, &mut self.fluents);
+        }
+        let before = StateView {
+            facts: &packed[..fw],
+            fluents: &self.fluents,
+        };
+        let fired = |c: &Conjunction| before.satisfies(c);
+        // Deletes first, then adds: an add of the same step wins.
+        {
+            let facts = &mut out[..fw];
+            for &f in &operator.del {
+                set_fact(facts, f, false);
+            }
+            for ce in &operator.conditional {
+                if fired(&ce.condition) {
+                    for &f in &ce.del {
+                        set_fact(facts, f, false);
+                    }
+                }
+            }
+            for &f in &operator.add {
+                set_fact(facts, f, true);
+            }
+            for ce in &operator.conditional {
+                if fired(&ce.condition) {
+                    for &f in &ce.add {
+                        set_fact(facts, f, true);
+                    }
+                }
+            }
+        }
+        if has_fluents {
+            // All right-hand sides are evaluated in the state before the step.
+            self.new_fluents.clear();
+            self.new_fluents.extend_from_slice(&self.fluents);
+            let effects = operator.numeric.iter().chain(
+                operator
+                    .conditional
+                    .iter()
+                    .filter(|ce| fired(&ce.condition))
+                    .flat_map(|ce| &ce.numeric),
+            );
+            for e in effects {
+                let Some(value) = e.expr.eval(&self.fluents) else {
+                    return false;
+                };
+                let Some(slot) = self.new_fluents.get_mut(e.fluent as usize) else {
+                    return false;
+                };
+                let new = e.op.apply(*slot, value);
+                if !new.is_finite() {
+                    return false;
+                }
+                *slot = new;
+            }
+            self.layout.pack_fluents(&self.new_fluents, out);
+        }
+        self.finish_state(out);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::TaskBuilder;
+
+    #[test]
+    fn match_tree_finds_exactly_the_applicable_operators() {
+        let mut b = TaskBuilder::new(6);
+        b.op("a", &[0, 1], &[2], &[]);
+        b.op("b", &[0], &[3], &[]);
+        b.op("c", &[], &[4], &[]);
+        b.op("d", &[1, 5], &[2], &[]);
+        let id = b.op("e", &[0], &[5], &[]);
+        b.neg_pre(id, 3);
+        let task = b.build(&[0, 1], &[2]);
+        let mut space = StateSpace::new(&task);
+        let s = space.initial_state();
+        let mut ops = Vec::new();
+        space.applicable(&s, &mut ops);
+        ops.sort_unstable();
+        assert_eq!(ops, vec![0, 1, 2, 4]);
+        let mut next = Vec::new();
+        assert!(space.apply(&s, 1, &mut next));
+        space.applicable(&next, &mut ops);
+        ops.sort_unstable();
+        assert_eq!(ops, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn conditional_effects_see_the_state_before_and_add_wins() {
+        let mut b = TaskBuilder::new(4);
+        // op: del 0, add 0 (add wins); when 0 then add 1; when 1 then add 2.
+        let o = b.op("o", &[], &[0], &[0]);
+        b.cond(o, &[0], &[1], &[]);
+        b.cond(o, &[1], &[2], &[3]);
+        let task = b.build(&[0, 3], &[2]);
+        let mut space = StateSpace::new(&task);
+        let s = space.initial_state();
+        let mut next = Vec::new();
+        assert!(space.apply(&s, o, &mut next));
+        let v = StateView {
+            facts: &next,
+            fluents: &[],
+        };
+        assert!(v.has(0) && v.has(1) && !v.has(2) && v.has(3));
+        let s2 = next.clone();
+        assert!(space.apply(&s2, o, &mut next));
+        let v = StateView {
+            facts: &next,
+            fluents: &[],
+        };
+        assert!(v.has(0) && v.has(1) && v.has(2) && !v.has(3));
+    }
+
+    #[test]
+    fn axioms_are_evaluated_by_strata() {
+        // 0 basic; 1 <- 0 ; 2 <- 1 (stratum 0, chained); 3 <- not 2 (stratum 1).
+        let mut b = TaskBuilder::new(4);
+        b.axiom(1, &[0], &[], 0);
+        b.axiom(2, &[1], &[], 0);
+        b.axiom(3, &[], &[2], 1);
+        let toggle = b.op("toggle", &[0], &[], &[0]);
+        let task = b.build(&[0, 3], &[2]);
+        let mut space = StateSpace::new(&task);
+        let s = space.initial_state();
+        let v = StateView {
+            facts: &s,
+            fluents: &[],
+        };
+        assert!(
+            v.has(1) && v.has(2) && !v.has(3),
+            "3 was in init but is not derivable"
+        );
+        let mut next = Vec::new();
+        assert!(space.apply(&s, toggle, &mut next));
+        let v = StateView {
+            facts: &next,
+            fluents: &[],
+        };
+        assert!(!v.has(0) && !v.has(1) && !v.has(2) && v.has(3));
+    }
+}

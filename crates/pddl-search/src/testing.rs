@@ -1,0 +1,171 @@
+//! Builds small ground tasks by hand for unit tests.
+
+use pddl_ground::Task;
+use pddl_ground::task::{
+    AssignOp, Axiom, Comparison, ConditionalEffect, Conjunction, Cost, CostModel, FactId, FluentId,
+    GroundAtom, NumCondition, NumEffect, NumExpr, Operator, OperatorId,
+};
+
+/// A hand-built task under construction: facts are `f0 f1 ...`.
+pub struct TaskBuilder {
+    facts: usize,
+    fluents: Vec<f64>,
+    operators: Vec<Operator>,
+    axioms: Vec<Axiom>,
+    goal_numeric: Vec<NumCondition>,
+    goal_neg: Vec<FactId>,
+}
+
+impl TaskBuilder {
+    /// A builder with `facts` facts and no fluents.
+    pub fn new(facts: usize) -> Self {
+        TaskBuilder {
+            facts,
+            fluents: Vec::new(),
+            operators: Vec::new(),
+            axioms: Vec::new(),
+            goal_numeric: Vec::new(),
+            goal_neg: Vec::new(),
+        }
+    }
+
+    /// Adds a unit-cost operator.
+    pub fn op(&mut self, name: &str, pre: &[FactId], add: &[FactId], del: &[FactId]) -> OperatorId {
+        self.operators.push(Operator {
+            name: name.to_string(),
+            args: Vec::new(),
+            precondition: Conjunction {
+                pos: pre.to_vec(),
+                neg: Vec::new(),
+                numeric: Vec::new(),
+            },
+            add: add.to_vec(),
+            del: del.to_vec(),
+            numeric: Vec::new(),
+            conditional: Vec::new(),
+            cost: 1,
+        });
+        (self.operators.len() - 1) as OperatorId
+    }
+
+    /// Adds an operator with a cost.
+    pub fn op_cost(
+        &mut self,
+        name: &str,
+        pre: &[FactId],
+        add: &[FactId],
+        del: &[FactId],
+        cost: Cost,
+    ) -> OperatorId {
+        let id = self.op(name, pre, add, del);
+        self.operators[id as usize].cost = cost;
+        id
+    }
+
+    /// Adds a negative precondition.
+    pub fn neg_pre(&mut self, op: OperatorId, fact: FactId) {
+        self.operators[op as usize].precondition.neg.push(fact);
+    }
+
+    /// Adds a conditional effect.
+    pub fn cond(&mut self, op: OperatorId, condition: &[FactId], add: &[FactId], del: &[FactId]) {
+        self.operators[op as usize]
+            .conditional
+            .push(ConditionalEffect {
+                condition: Conjunction {
+                    pos: condition.to_vec(),
+                    ..Default::default()
+                },
+                add: add.to_vec(),
+                del: del.to_vec(),
+                numeric: Vec::new(),
+            });
+    }
+
+    /// Adds an axiom.
+    pub fn axiom(&mut self, head: FactId, pos: &[FactId], neg: &[FactId], stratum: u32) {
+        self.axioms.push(Axiom {
+            head,
+            body: Conjunction {
+                pos: pos.to_vec(),
+                neg: neg.to_vec(),
+                numeric: Vec::new(),
+            },
+            stratum,
+        });
+    }
+
+    /// Adds a fluent with an initial value.
+    pub fn fluent(&mut self, init: f64) -> FluentId {
+        self.fluents.push(init);
+        (self.fluents.len() - 1) as FluentId
+    }
+
+    /// Adds a numeric precondition `fluent OP constant`.
+    pub fn num_pre(&mut self, op: OperatorId, fluent: FluentId, cmp: Comparison, value: f64) {
+        self.operators[op as usize]
+            .precondition
+            .numeric
+            .push(NumCondition {
+                op: cmp,
+                lhs: NumExpr::Fluent(fluent),
+                rhs: NumExpr::Const(value),
+            });
+    }
+
+    /// Adds a numeric effect `(op fluent constant)`.
+    pub fn num_effect(&mut self, op: OperatorId, fluent: FluentId, assign: AssignOp, value: f64) {
+        self.operators[op as usize].numeric.push(NumEffect {
+            op: assign,
+            fluent,
+            expr: NumExpr::Const(value),
+        });
+    }
+
+    /// Adds a numeric goal `fluent OP constant`.
+    pub fn num_goal(&mut self, fluent: FluentId, cmp: Comparison, value: f64) {
+        self.goal_numeric.push(NumCondition {
+            op: cmp,
+            lhs: NumExpr::Fluent(fluent),
+            rhs: NumExpr::Const(value),
+        });
+    }
+
+    /// Adds a negative goal.
+    pub fn neg_goal(&mut self, fact: FactId) {
+        self.goal_neg.push(fact);
+    }
+
+    /// The task with this initial state and positive goal.
+    pub fn build(&self, init: &[FactId], goal: &[FactId]) -> Task {
+        let mut init_facts = init.to_vec();
+        init_facts.sort_unstable();
+        Task {
+            domain_name: "test".into(),
+            problem_name: "test".into(),
+            facts: (0..self.facts)
+                .map(|i| GroundAtom {
+                    predicate: format!("f{i}"),
+                    args: Vec::new(),
+                })
+                .collect(),
+            fluents: (0..self.fluents.len())
+                .map(|i| GroundAtom {
+                    predicate: format!("v{i}"),
+                    args: Vec::new(),
+                })
+                .collect(),
+            operators: self.operators.clone(),
+            axioms: self.axioms.clone(),
+            init_facts,
+            init_fluents: self.fluents.clone(),
+            goal: Conjunction {
+                pos: goal.to_vec(),
+                neg: self.goal_neg.clone(),
+                numeric: self.goal_numeric.clone(),
+            },
+            metric: None,
+            cost_model: CostModel::Unit,
+        }
+    }
+}

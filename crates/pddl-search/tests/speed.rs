@@ -1,0 +1,279 @@
+//! Throughput checks on generated ground tasks (no parser involved).
+//! Slow in debug builds, so ignored by default; run with
+//! `cargo test -p pddl-search --release --test speed -- --ignored --nocapture`.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use pddl_ground::Task;
+use pddl_ground::task::{Conjunction, CostModel, FactId, GroundAtom, Operator};
+use pddl_search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions, search, simulate};
+
+fn atom(p: &str, args: &[String]) -> GroundAtom {
+    GroundAtom {
+        predicate: p.into(),
+        args: args.to_vec(),
+    }
+}
+
+fn op(
+    name: &str,
+    args: &[String],
+    pre: Vec<FactId>,
+    add: Vec<FactId>,
+    del: Vec<FactId>,
+) -> Operator {
+    Operator {
+        name: name.into(),
+        args: args.to_vec(),
+        precondition: Conjunction {
+            pos: pre,
+            ..Default::default()
+        },
+        add,
+        del,
+        numeric: Vec::new(),
+        conditional: Vec::new(),
+        cost: 1,
+    }
+}
+
+fn task(
+    facts: Vec<GroundAtom>,
+    operators: Vec<Operator>,
+    init: Vec<FactId>,
+    goal: Vec<FactId>,
+) -> Task {
+    Task {
+        domain_name: "generated".into(),
+        problem_name: "generated".into(),
+        facts,
+        fluents: Vec::new(),
+        operators,
+        axioms: Vec::new(),
+        init_facts: init,
+        init_fluents: Vec::new(),
+        goal: Conjunction {
+            pos: goal,
+            ..Default::default()
+        },
+        metric: None,
+        cost_model: CostModel::Unit,
+    }
+}
+
+/// The 8-puzzle; `tiles[p]` is the tile at position p (0 = blank).
+fn eight_puzzle(start: [u32; 9], goal: [u32; 9]) -> Task {
+    let at = |t: u32, p: u32| ((t - 1) * 9 + p) as FactId;
+    let blank = |p: u32| (72 + p) as FactId;
+    let mut facts = Vec::new();
+    for t in 1..=8 {
+        for p in 0..9 {
+            facts.push(atom("at", &[format!("t{t}"), format!("p{p}")]));
+        }
+    }
+    for p in 0..9 {
+        facts.push(atom("blank", &[format!("p{p}")]));
+    }
+    let mut ops = Vec::new();
+    for t in 1..=8u32 {
+        for from in 0..9u32 {
+            let (r, c) = (from / 3, from % 3);
+            let mut nbrs = Vec::new();
+            if r > 0 {
+                nbrs.push(from - 3)
+            }
+            if r < 2 {
+                nbrs.push(from + 3)
+            }
+            if c > 0 {
+                nbrs.push(from - 1)
+            }
+            if c < 2 {
+                nbrs.push(from + 1)
+            }
+            for to in nbrs {
+                let args = [format!("t{t}"), format!("p{from}"), format!("p{to}")];
+                ops.push(op(
+                    "move",
+                    &args,
+                    vec![at(t, from), blank(to)],
+                    vec![at(t, to), blank(from)],
+                    vec![at(t, from), blank(to)],
+                ));
+            }
+        }
+    }
+    let facts_of = |s: [u32; 9]| {
+        let mut v: Vec<FactId> = (0..9u32)
+            .map(|p| {
+                if s[p as usize] == 0 {
+                    blank(p)
+                } else {
+                    at(s[p as usize], p)
+                }
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let goal = facts_of(goal).into_iter().filter(|&f| f < 72).collect();
+    task(facts, ops, facts_of(start), goal)
+}
+
+/// Four-operator blocks world with `n` blocks, random towers from a fixed seed.
+fn blocks(n: u32, seed: u64) -> Task {
+    let on = |x: u32, y: u32| x * n + y;
+    let ontable = |x: u32| n * n + x;
+    let clear = |x: u32| n * n + n + x;
+    let holding = |x: u32| n * n + 2 * n + x;
+    let handempty = n * n + 3 * n;
+    let b = |x: u32| format!("b{x}");
+    let mut facts = Vec::new();
+    for x in 0..n {
+        for y in 0..n {
+            facts.push(atom("on", &[b(x), b(y)]));
+        }
+    }
+    for (p, _) in [("ontable", 0), ("clear", 0), ("holding", 0)] {
+        for x in 0..n {
+            facts.push(atom(p, &[b(x)]));
+        }
+    }
+    facts.push(atom("handempty", &[]));
+    let mut ops = Vec::new();
+    for x in 0..n {
+        ops.push(op(
+            "pick-up",
+            &[b(x)],
+            vec![clear(x), ontable(x), handempty],
+            vec![holding(x)],
+            vec![clear(x), ontable(x), handempty],
+        ));
+        ops.push(op(
+            "put-down",
+            &[b(x)],
+            vec![holding(x)],
+            vec![clear(x), ontable(x), handempty],
+            vec![holding(x)],
+        ));
+        for y in (0..n).filter(|&y| y != x) {
+            ops.push(op(
+                "stack",
+                &[b(x), b(y)],
+                vec![holding(x), clear(y)],
+                vec![on(x, y), clear(x), handempty],
+                vec![holding(x), clear(y)],
+            ));
+            ops.push(op(
+                "unstack",
+                &[b(x), b(y)],
+                vec![on(x, y), clear(x), handempty],
+                vec![holding(x), clear(y)],
+                vec![on(x, y), clear(x), handempty],
+            ));
+        }
+    }
+    let mut rng = seed;
+    let mut next = move || {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (rng >> 33) as u32
+    };
+    let mut towers = |with_hand: bool| {
+        let mut order: Vec<u32> = (0..n).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, next() as usize % (i + 1));
+        }
+        let mut facts = Vec::new();
+        let mut below: Option<u32> = None;
+        for &x in &order {
+            match below {
+                Some(y) if next() % 3 != 0 => facts.push(on(x, y)),
+                _ => {
+                    if let Some(y) = below {
+                        facts.push(clear(y));
+                    }
+                    facts.push(ontable(x));
+                }
+            }
+            below = Some(x);
+        }
+        if let Some(y) = below {
+            facts.push(clear(y));
+        }
+        if with_hand {
+            facts.push(handempty);
+        }
+        facts.sort_unstable();
+        facts
+    };
+    let init = towers(true);
+    let goal = towers(false).into_iter().filter(|&f| f < n * n).collect();
+    task(facts, ops, init, goal)
+}
+
+/// User + system CPU time of this process (Linux), in seconds.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn run(task: &Task, engine: Engine, heuristic: HeuristicKind) -> pddl_search::SearchResult {
+    let mut o = if engine == Engine::LazyGreedy {
+        SearchOptions::satisficing_default()
+    } else {
+        SearchOptions::optimal_default()
+    };
+    o.engine = engine;
+    o.heuristic = heuristic;
+    let start = Instant::now();
+    let cpu_start = cpu_seconds();
+    let r = search(task, &o, &AtomicBool::new(false), &mut NoObserver);
+    let wall = start.elapsed().as_secs_f64();
+    // The machine is shared: rates use the process's CPU time when known.
+    let secs = cpu_seconds().map_or(wall, |end| (end - cpu_start.unwrap_or(0.0)).max(1e-3));
+    let s = &r.statistics;
+    println!(
+        "{engine} {heuristic}: {:?} cost {:?} in {wall:.3}s wall, {secs:.3}s CPU: {} expanded ({:.0}/s), {} evaluated ({:.0}/s), {} states",
+        r.outcome,
+        r.plan.as_ref().map(|p| p.cost),
+        s.expanded,
+        s.expanded as f64 / secs,
+        s.evaluated,
+        s.evaluated as f64 / secs,
+        s.states
+    );
+    if let Some(p) = &r.plan {
+        assert!(simulate(task, &p.operators).expect("replays").goal_reached);
+    }
+    r
+}
+
+#[test]
+#[ignore = "throughput measurement; run in release"]
+fn blind_astar_eight_puzzle() {
+    // One of the two hardest 8-puzzle instances: 31 moves.
+    let t = eight_puzzle([8, 6, 7, 2, 5, 4, 3, 0, 1], [1, 2, 3, 4, 5, 6, 7, 8, 0]);
+    let r = run(&t, Engine::AStar, HeuristicKind::Blind);
+    assert_eq!(r.plan.map(|p| p.cost), Some(31));
+    let r = run(&t, Engine::BreadthFirst, HeuristicKind::Blind);
+    assert_eq!(r.plan.map(|p| p.cost), Some(31));
+    let r = run(&t, Engine::AStar, HeuristicKind::LmCut);
+    assert_eq!(r.plan.map(|p| p.cost), Some(31));
+}
+
+#[test]
+#[ignore = "throughput measurement; run in release"]
+fn hff_greedy_blocks() {
+    for (n, seed) in [(20, 1), (20, 2), (30, 3)] {
+        let t = blocks(n, seed);
+        let r = run(&t, Engine::LazyGreedy, HeuristicKind::HFF);
+        assert_eq!(r.outcome, Outcome::Solved);
+        let r = run(&t, Engine::EagerGreedy, HeuristicKind::HFF);
+        assert_eq!(r.outcome, Outcome::Solved);
+    }
+}

@@ -1,0 +1,208 @@
+//! Tokens of PDDL text: `(`, `)`, variables `?x`, and symbols (names,
+//! keywords, numbers, operators), separated by whitespace and `;` comments.
+
+use crate::ast::Span;
+use nom::branch::alt;
+use nom::character::complete::char;
+use nom::combinator::{all_consuming, map, value};
+use nom::number::complete::recognize_float;
+use nom::{IResult, Parser};
+
+/// The kind of a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tok {
+    /// `(`
+    Open,
+    /// `)`
+    Close,
+    /// A symbol starting with `?`.
+    Var,
+    /// Any other symbol: name, `:keyword`, number, operator, `-`.
+    Sym,
+    /// End of input.
+    Eof,
+}
+
+/// A token and where it was written.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Token {
+    pub kind: Tok,
+    pub span: Span,
+}
+
+/// Bytes that end a symbol. All are ASCII, so byte offsets found by
+/// scanning are always UTF-8 character boundaries.
+fn is_delimiter(byte: u8) -> bool {
+    byte.is_ascii_whitespace() || matches!(byte, b'(' | b')' | b';')
+}
+
+/// A maximal run of non-delimiter bytes (byte-level scan for speed).
+fn symbol(input: &str) -> IResult<&str, &str> {
+    let len = input.bytes().position(is_delimiter).unwrap_or(input.len());
+    if len == 0 {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::TakeTill1,
+        )));
+    }
+    Ok((&input[len..], &input[..len]))
+}
+
+/// One token at the very start of `input` (no leading trivia).
+fn raw_token(input: &str) -> IResult<&str, Tok> {
+    alt((
+        value(Tok::Open, char('(')),
+        value(Tok::Close, char(')')),
+        map(symbol, |s: &str| {
+            if s.starts_with('?') {
+                Tok::Var
+            } else {
+                Tok::Sym
+            }
+        }),
+    ))
+    .parse(input)
+}
+
+/// The offset of the first byte at or after `pos` that is neither
+/// whitespace nor inside a `;` comment.
+pub(crate) fn skip_trivia(bytes: &[u8], mut pos: usize) -> usize {
+    loop {
+        while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        if pos < bytes.len() && bytes[pos] == b';' {
+            pos += bytes[pos..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .unwrap_or(bytes.len() - pos);
+        } else {
+            return pos;
+        }
+    }
+}
+
+/// The token starting at the first non-trivia byte at or after `pos`.
+pub(crate) fn next_token(text: &str, pos: usize) -> Token {
+    let start = skip_trivia(text.as_bytes(), pos);
+    let rest = &text[start..];
+    match raw_token(rest) {
+        Ok((after, kind)) => Token {
+            kind,
+            span: Span::new(start, start + (rest.len() - after.len())),
+        },
+        // Only an empty rest fails: every other byte starts some token.
+        Err(_) => Token {
+            kind: Tok::Eof,
+            span: Span::new(text.len(), text.len()),
+        },
+    }
+}
+
+/// The end offset (one past the `)`) of the balanced group opening at
+/// `open`, or `None` when the input ends first. Iterative: any depth.
+pub(crate) fn matching_close(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut pos = open;
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(pos + 1);
+                }
+            }
+            b';' => {
+                pos += bytes[pos..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(bytes.len() - pos);
+                continue;
+            }
+            _ => {}
+        }
+        pos += 1;
+    }
+    None
+}
+
+/// The value of a numeric literal such as `3`, `-2.5`, `1e3`; `None` for
+/// anything else (including names that merely start with digits).
+pub(crate) fn number(symbol: &str) -> Option<f64> {
+    let first = *symbol.as_bytes().first()?;
+    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
+        return None;
+    }
+    all_consuming(recognize_float::<&str, nom::error::Error<&str>>)
+        .parse(symbol)
+        .ok()?;
+    symbol.parse::<f64>().ok()
+}
+
+/// Whether `symbol` looks like a numeric literal (even one out of range).
+pub(crate) fn is_number_like(symbol: &str) -> bool {
+    number(symbol).is_some()
+}
+
+/// `text` in lower case, copying it only once (ASCII fast path).
+pub(crate) fn lower(text: &str) -> String {
+    if text.is_ascii() {
+        // One pass, no call to `memcpy`: names are short, and this is the
+        // hottest allocation of the parser.
+        let mut owned = String::with_capacity(text.len());
+        owned.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        owned
+    } else {
+        text.to_lowercase()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_skip_comments_and_whitespace() {
+        let text = " ;c\r\n\t(AT ?x\t-1.5);x";
+        let mut pos = 0;
+        let mut kinds = Vec::new();
+        loop {
+            let token = next_token(text, pos);
+            kinds.push((token.kind, &text[token.span.start..token.span.end]));
+            if token.kind == Tok::Eof {
+                break;
+            }
+            pos = token.span.end;
+        }
+        assert_eq!(
+            kinds,
+            vec![
+                (Tok::Open, "("),
+                (Tok::Sym, "AT"),
+                (Tok::Var, "?x"),
+                (Tok::Sym, "-1.5"),
+                (Tok::Close, ")"),
+                (Tok::Eof, "")
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_are_recognised_strictly() {
+        assert_eq!(number("3"), Some(3.0));
+        assert_eq!(number("-2.5"), Some(-2.5));
+        assert_eq!(number(".5"), Some(0.5));
+        assert_eq!(number("1e3"), Some(1000.0));
+        assert_eq!(number("1a"), None);
+        assert_eq!(number("-"), None);
+        assert_eq!(number("inf"), None);
+        assert_eq!(number("a1"), None);
+    }
+
+    #[test]
+    fn matching_close_ignores_comments() {
+        assert_eq!(matching_close(b"(a (b) ;)\n c) d", 0), Some(13));
+        assert_eq!(matching_close(b"(((", 0), None);
+    }
+}

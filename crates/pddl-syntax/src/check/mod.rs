@@ -1,0 +1,185 @@
+//! Semantic checks of a parsed domain and problem.
+//!
+//! The checks report every problem found, each located by a span:
+//! undeclared or misused names (types, predicates, functions, constants,
+//! objects), wrong arities and argument types (respecting the type
+//! hierarchy and `either`), duplicate declarations, unbound variables,
+//! a missing goal, and (as warnings) requirements used but not declared
+//! and a problem naming another domain. Diagnostics come sorted by
+//! position. Unsupported-but-parsed constructs (preferences,
+//! `:constraints`) are left to later stages.
+
+mod formula;
+mod requirements;
+mod tables;
+
+use crate::ast::{Domain, Problem, Requirement, Span, TypedName};
+use crate::error::Diagnostic;
+use formula::Checker;
+use hashbrown::HashMap;
+use requirements::RequirementTracker;
+use tables::{Tables, duplicate};
+
+/// Checks a domain; returns errors and warnings (spans in the domain file).
+pub fn check_domain(domain: &Domain) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut requirements = RequirementTracker::new(&domain.requirements);
+    let tables = Tables::build(domain, &mut out, &mut requirements);
+    let mut action_names: HashMap<&str, Span> = HashMap::new();
+    for action in &domain.actions {
+        if action_names
+            .insert(&action.name.text, action.name.span)
+            .is_some()
+        {
+            out.push(duplicate("action", &action.name.text, action.name.span));
+        }
+    }
+    for rule in &domain.derived {
+        requirements.need(&[Requirement::DerivedPredicates], "`:derived`", rule.span);
+        match tables.predicates.get(rule.head.name.as_str()) {
+            None => out.push(
+                Diagnostic::error(
+                    format!("undeclared predicate `{}`", rule.head.name),
+                    rule.head.name.span,
+                )
+                .with_label("not declared in `:predicates`")
+                .with_note("a derived predicate must be declared in `:predicates` too"),
+            ),
+            Some(declared) if declared.params.len() != rule.head.params.len() => out.push(
+                Diagnostic::error(
+                    format!(
+                        "derived predicate `{}` has {} here but {} in `:predicates`",
+                        rule.head.name,
+                        tables::plural(rule.head.params.len(), "parameter"),
+                        declared.params.len()
+                    ),
+                    rule.head.span,
+                )
+                .with_label("wrong number of parameters")
+                .with_note(format!(
+                    "declared as {}",
+                    tables::show_signature(&declared.name, &declared.params)
+                )),
+            ),
+            Some(_) => {}
+        }
+    }
+    {
+        let mut checker = Checker::new(&tables, None, &mut requirements, &mut out);
+        for action in &domain.actions {
+            checker.with_bound(&action.parameters, |checker| {
+                if let Some(precondition) = &action.precondition {
+                    checker.condition(precondition, 0);
+                }
+                if let Some(effect) = &action.effect {
+                    checker.effect(effect, 0);
+                }
+            });
+        }
+        for rule in &domain.derived {
+            checker.with_bound(&rule.head.params, |checker| {
+                checker.condition(&rule.body, 0)
+            });
+        }
+    }
+    out.extend(requirements.into_warnings());
+    sorted(out)
+}
+
+/// Checks a problem against its (checked) domain; returns errors and
+/// warnings with spans in the problem file. Problems of the domain itself
+/// are not repeated here: report them with [`check_domain`].
+pub fn check_problem(domain: &Domain, problem: &Problem) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    // The domain's own diagnostics have spans in the domain file: drop them.
+    let tables = Tables::build(
+        domain,
+        &mut Vec::new(),
+        &mut RequirementTracker::new(&domain.requirements),
+    );
+    let mut requirements =
+        RequirementTracker::new(domain.requirements.iter().chain(&problem.requirements));
+    if problem.domain.text != domain.name.text {
+        out.push(
+            Diagnostic::warning(
+                format!(
+                    "problem is for domain `{}`, but the domain is named `{}`",
+                    problem.domain, domain.name
+                ),
+                problem.domain.span,
+            )
+            .with_label("does not match the domain's name"),
+        );
+    }
+    let mut objects: HashMap<&str, &TypedName> = HashMap::new();
+    for object in &problem.objects {
+        tables.check_type_ref(object.ty.as_ref(), &mut out, &mut requirements);
+        if objects.insert(&object.name.text, object).is_some() {
+            out.push(duplicate("object", &object.name.text, object.name.span));
+        } else if let Some(constant) = tables.constants.get(object.name.as_str())
+            && constant.ty != object.ty
+        {
+            out.push(
+                    Diagnostic::warning(
+                        format!("object `{}` is also a domain constant, of another type", object.name),
+                        object.name.span,
+                    )
+                    .with_label("redeclared here")
+                    .with_note(format!(
+                        "the domain declares the constant with type `{}`; this declaration's type `{}` is used",
+                        tables::show_type(constant.ty.as_ref()),
+                        tables::show_type(object.ty.as_ref())
+                    )),
+                );
+        }
+    }
+    {
+        let mut checker = Checker::new(&tables, Some(&objects), &mut requirements, &mut out);
+        for element in &problem.init {
+            checker.init_element(element);
+        }
+        if let Some(goal) = &problem.goal {
+            checker.condition(goal, 0);
+        }
+        if let Some(metric) = &problem.metric {
+            let only_total_cost = matches!(
+                &metric.expr.kind,
+                crate::ast::ExprKind::Fluent(atom) if tables::is_total_cost(&atom.predicate, &atom.args)
+            );
+            let needs: &[Requirement] = if only_total_cost {
+                &[
+                    Requirement::ActionCosts,
+                    Requirement::NumericFluents,
+                    Requirement::Fluents,
+                ]
+            } else {
+                &[Requirement::NumericFluents, Requirement::Fluents]
+            };
+            checker.requirements.need(needs, "`:metric`", metric.span);
+            checker.expr(&metric.expr, 0);
+        }
+    }
+    if problem.goal.is_none() {
+        out.push(
+            Diagnostic::error(
+                format!("problem `{}` has no goal", problem.name),
+                problem.name.span,
+            )
+            .with_label("this problem has no `(:goal ...)` section")
+            .with_note("every problem needs a goal"),
+        );
+    }
+    out.extend(requirements.into_warnings());
+    sorted(out)
+}
+
+/// Sorts diagnostics by position (stable: same-position ones keep the order
+/// they were found in).
+/// Identical diagnostics (one type written once for several names, as in
+/// `a b - block`) are reported once.
+fn sorted(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diagnostics.sort_by_key(|diagnostic| diagnostic.span.start);
+    let mut seen = hashbrown::HashSet::new();
+    diagnostics.retain(|diagnostic| seen.insert((diagnostic.span, diagnostic.message.clone())));
+    diagnostics
+}

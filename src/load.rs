@@ -1,0 +1,97 @@
+//! Reading, parsing and checking a domain and problem in one call, with
+//! every diagnostic rendered against the file it belongs to.
+
+use crate::exit;
+use crate::input::{InputError, read_source};
+use pddl_syntax::ast::{Domain, Problem};
+use pddl_syntax::{Diagnostic, SourceFile, check};
+use std::path::Path;
+
+/// A domain and a problem that parsed and passed the semantic checks.
+#[derive(Debug)]
+pub struct CheckedTask {
+    /// The domain file's text.
+    pub domain_source: SourceFile,
+    /// The problem file's text.
+    pub problem_source: SourceFile,
+    /// The parsed domain.
+    pub domain: Domain,
+    /// The parsed problem.
+    pub problem: Problem,
+    /// Warnings of the checks, rendered.
+    pub warnings: Vec<String>,
+}
+
+/// Why a domain or problem could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// A file could not be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A file does not parse; the rendered diagnostics say where and why.
+    #[error("{rendered}")]
+    Syntax {
+        /// All diagnostics, rendered.
+        rendered: String,
+    },
+    /// A file parses but has semantic errors.
+    #[error("{rendered}")]
+    Semantic {
+        /// All diagnostics (errors and warnings), rendered.
+        rendered: String,
+    },
+}
+
+impl LoadError {
+    /// The `plan` exit status for this error.
+    pub fn exit_status(&self) -> i32 {
+        match self {
+            LoadError::Input(_) | LoadError::Syntax { .. } => exit::INPUT_ERROR,
+            LoadError::Semantic { .. } => exit::FOUND_ERRORS,
+        }
+    }
+}
+
+/// Renders diagnostics against their file, one after another.
+pub fn render_all(diagnostics: &[Diagnostic], file: &SourceFile) -> String {
+    diagnostics.iter().map(|d| d.render(file)).collect::<Vec<_>>().join("\n")
+}
+
+/// Reads and parses a domain file (no semantic checks).
+pub fn parse_domain_file(path: &Path) -> Result<(SourceFile, Domain), LoadError> {
+    let source = read_source(path)?;
+    match pddl_syntax::parse_domain(&source.text) {
+        Ok(domain) => Ok((source, domain)),
+        Err(diagnostics) => Err(LoadError::Syntax { rendered: render_all(&diagnostics, &source) }),
+    }
+}
+
+/// Reads and parses a problem file (no semantic checks).
+pub fn parse_problem_file(path: &Path) -> Result<(SourceFile, Problem), LoadError> {
+    let source = read_source(path)?;
+    match pddl_syntax::parse_problem(&source.text) {
+        Ok(problem) => Ok((source, problem)),
+        Err(diagnostics) => Err(LoadError::Syntax { rendered: render_all(&diagnostics, &source) }),
+    }
+}
+
+/// Reads, parses and checks a domain and a problem.
+pub fn load_task(domain_path: &Path, problem_path: &Path) -> Result<CheckedTask, LoadError> {
+    let (domain_source, domain) = parse_domain_file(domain_path)?;
+    let (problem_source, problem) = parse_problem_file(problem_path)?;
+    let domain_diagnostics = check::check_domain(&domain);
+    let problem_diagnostics = check::check_problem(&domain, &problem);
+    let has_errors = domain_diagnostics.iter().chain(&problem_diagnostics).any(Diagnostic::is_error);
+    let mut rendered: Vec<String> = domain_diagnostics.iter().map(|d| d.render(&domain_source)).collect();
+    rendered.extend(problem_diagnostics.iter().map(|d| d.render(&problem_source)));
+    if has_errors {
+        return Err(LoadError::Semantic { rendered: rendered.join("\n") });
+    }
+    Ok(CheckedTask {
+        domain_source,
+        problem_source,
+        domain,
+        problem,
+        warnings: rendered,
+    })
+}

@@ -1,0 +1,426 @@
+//! A plain reference simulator of the turn-based rules, independent of
+//! the PDDL domain, and an exhaustive breadth-first solver over settled
+//! boards (fewest player moves).
+
+use super::level::{Board, Cell, Position};
+use std::collections::HashMap;
+use std::collections::VecDeque;
+use std::fmt;
+
+/// Which way a tile is pushed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// One cell to the left.
+    Left,
+    /// One cell to the right.
+    Right,
+}
+
+impl Direction {
+    /// `"left"` or `"right"`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Direction::Left => "left",
+            Direction::Right => "right",
+        }
+    }
+}
+
+/// A player move: push the tile at `from` one cell in `direction`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The tile pushed.
+    pub from: Position,
+    /// Which way.
+    pub direction: Direction,
+}
+
+impl Move {
+    /// The cell the tile is pushed into, `None` left of column 0.
+    pub fn to(self) -> Option<Position> {
+        let col = match self.direction {
+            Direction::Left => self.from.col.checked_sub(1)?,
+            Direction::Right => self.from.col + 1,
+        };
+        Some(Position { row: self.from.row, col })
+    }
+}
+
+impl fmt::Display for Move {
+    /// `move tile at row 3 col 4 left` (1-based).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move tile at {} {}", self.from, self.direction.word())
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// There is no tile at the cell.
+    #[error("there is no tile at {0}")]
+    NoTile(Position),
+    /// The target cell is not empty.
+    #[error("the cell {} of {from} is not empty", .direction.word())]
+    Blocked {
+        /// The tile pushed.
+        from: Position,
+        /// Which way.
+        direction: Direction,
+    },
+}
+
+/// One step of the physics, as the PDDL domain takes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhysicsStep {
+    /// Every tile with an empty cell below moved down one cell.
+    Gravity,
+    /// Every tile next to a tile of its kind vanished (this many tiles).
+    Vanish(usize),
+}
+
+impl Board {
+    /// Plays a move on a still board: the pushed tile moves, then the
+    /// board settles (gravity and matching until still).
+    pub fn play(&self, mv: Move) -> Result<Board, MoveError> {
+        let mut next = self.pushed(mv)?;
+        next.settle();
+        Ok(next)
+    }
+
+    /// The board right after the push, before any physics.
+    pub fn pushed(&self, mv: Move) -> Result<Board, MoveError> {
+        let Cell::Tile(kind) = self.at(mv.from) else {
+            return Err(MoveError::NoTile(mv.from));
+        };
+        let to = mv.to().filter(|&to| self.at(to) == Cell::Empty).ok_or(MoveError::Blocked { from: mv.from, direction: mv.direction })?;
+        let mut next = self.clone();
+        next.set(mv.from, Cell::Empty);
+        next.set(to, Cell::Tile(kind));
+        Ok(next)
+    }
+
+    /// Every legal move on this (still) board, in row-major order, left
+    /// before right.
+    pub fn moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        for from in self.positions() {
+            if !matches!(self.at(from), Cell::Tile(_)) {
+                continue;
+            }
+            for direction in [Direction::Left, Direction::Right] {
+                let mv = Move { from, direction };
+                if mv.to().is_some_and(|to| self.at(to) == Cell::Empty) {
+                    out.push(mv);
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs gravity and matching until the board is still.
+    pub fn settle(&mut self) {
+        loop {
+            self.fall_fully();
+            if self.vanish() == 0 {
+                return;
+            }
+        }
+    }
+
+    /// Whether some tile has an empty cell below it.
+    pub fn can_fall(&self) -> bool {
+        self.playfield().any(|p| {
+            matches!(self.at(p), Cell::Tile(_)) && self.get(p.row + 1, p.col) == Cell::Empty
+        })
+    }
+
+    /// Moves every tile whose cell below is empty at the start of the
+    /// step down by one cell, all at once; returns whether any moved.
+    pub fn gravity_step(&mut self) -> bool {
+        let movers: Vec<Position> = self
+            .playfield()
+            .filter(|&p| matches!(self.at(p), Cell::Tile(_)) && self.get(p.row + 1, p.col) == Cell::Empty)
+            .collect();
+        // Lowest first: a mover's target was empty and is nobody's source.
+        for &p in movers.iter().rev() {
+            let tile = self.at(p);
+            self.set(Position { row: p.row + 1, col: p.col }, tile);
+            self.set(p, Cell::Empty);
+        }
+        !movers.is_empty()
+    }
+
+    /// Lets every tile fall as far as it goes.
+    fn fall_fully(&mut self) {
+        for col in 0..self.width() {
+            // Scan each column bottom-up, dropping tiles onto the lowest
+            // free cell above the last support.
+            let mut free: Option<usize> = None;
+            for row in (0..self.height()).rev() {
+                let pos = Position { row, col };
+                match self.at(pos) {
+                    Cell::Empty => {
+                        free.get_or_insert(row);
+                    }
+                    Cell::Tile(k) => {
+                        if let Some(target) = free {
+                            self.set(Position { row: target, col }, Cell::Tile(k));
+                            self.set(pos, Cell::Empty);
+                            free = Some(target - 1);
+                        }
+                    }
+                    Cell::Wall | Cell::Outside => free = None,
+                }
+            }
+        }
+    }
+
+    /// Removes every tile orthogonally next to a tile of its kind, all at
+    /// once; returns how many vanished.
+    pub fn vanish(&mut self) -> usize {
+        let doomed: Vec<Position> = self
+            .playfield()
+            .filter(|&p| {
+                let Cell::Tile(k) = self.at(p) else { return false };
+                let same = |row: Option<usize>, col: Option<usize>| match (row, col) {
+                    (Some(r), Some(c)) => self.get(r, c) == Cell::Tile(k),
+                    _ => false,
+                };
+                same(Some(p.row), p.col.checked_sub(1))
+                    || same(Some(p.row), Some(p.col + 1))
+                    || same(p.row.checked_sub(1), Some(p.col))
+                    || same(Some(p.row + 1), Some(p.col))
+            })
+            .collect();
+        for &p in &doomed {
+            self.set(p, Cell::Empty);
+        }
+        doomed.len()
+    }
+
+    /// Whether the board is still: nothing can fall and nothing can vanish.
+    pub fn is_still(&self) -> bool {
+        !self.can_fall() && self.clone().vanish() == 0
+    }
+
+    /// Whether some kind has exactly one tile left: such a board can never
+    /// be cleared.
+    pub fn is_dead(&self) -> bool {
+        self.kind_counts().contains(&1)
+    }
+}
+
+/// The physics after a push, one step at a time, in the order the PDDL
+/// domain takes them: gravity steps until nothing falls, then one
+/// vanishing step, repeated while anything vanishes.
+pub struct Physics {
+    board: Board,
+    done: bool,
+}
+
+impl Physics {
+    /// Starts from a board that may be unsettled.
+    pub fn new(board: Board) -> Physics {
+        Physics { board, done: false }
+    }
+}
+
+impl Iterator for Physics {
+    type Item = (PhysicsStep, Board);
+
+    fn next(&mut self) -> Option<(PhysicsStep, Board)> {
+        if self.done {
+            return None;
+        }
+        if self.board.can_fall() {
+            self.board.gravity_step();
+            return Some((PhysicsStep::Gravity, self.board.clone()));
+        }
+        let vanished = self.board.vanish();
+        if vanished == 0 {
+            self.done = true;
+            return None;
+        }
+        Some((PhysicsStep::Vanish(vanished), self.board.clone()))
+    }
+}
+
+/// The result of an exhaustive breadth-first search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BfsOutcome {
+    /// A shortest solution.
+    Solved(Vec<Move>),
+    /// Every reachable still board was visited: no solution exists.
+    Unsolvable,
+    /// The state limit was reached first; no solution has fewer moves
+    /// than the given bound.
+    LimitReached {
+        /// Every solution has at least this many moves.
+        at_least: usize,
+    },
+}
+
+/// Statistics of a breadth-first search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BfsStats {
+    /// Distinct still boards stored.
+    pub states: usize,
+    /// Boards whose moves were generated.
+    pub expanded: usize,
+}
+
+/// Breadth-first search over still boards for the fewest player moves
+/// clearing `start` (settled first). Stops after storing `max_states`
+/// boards. Boards where a kind has a single tile are pruned.
+pub fn solve_bfs(start: &Board, max_states: usize) -> (BfsOutcome, BfsStats) {
+    let mut root = start.clone();
+    root.settle();
+    let mut stats = BfsStats::default();
+    if root.is_cleared() {
+        return (BfsOutcome::Solved(Vec::new()), stats);
+    }
+    if root.is_dead() {
+        return (BfsOutcome::Unsolvable, stats);
+    }
+    let codec = Codec::new(&root);
+    // Boards are stored once, compactly; a board's index is its place in
+    // `states`, and `parents` says how it was first reached.
+    let mut states: Vec<Box<[u8]>> = vec![codec.encode(&root)];
+    let mut parents: Vec<Option<(u32, Move)>> = vec![None];
+    let mut depths: Vec<u32> = vec![0];
+    let mut seen: HashMap<Box<[u8]>, u32> = HashMap::from([(states[0].clone(), 0)]);
+    let mut queue = VecDeque::from([0u32]);
+    while let Some(index) = queue.pop_front() {
+        stats.expanded += 1;
+        let board = codec.decode(&states[index as usize]);
+        let depth = depths[index as usize];
+        for mv in board.moves() {
+            let Ok(next) = board.play(mv) else { continue };
+            if next.is_cleared() {
+                let mut moves = vec![mv];
+                let mut at = index as usize;
+                while let Some((p, m)) = parents[at] {
+                    moves.push(m);
+                    at = p as usize;
+                }
+                moves.reverse();
+                stats.states = states.len();
+                return (BfsOutcome::Solved(moves), stats);
+            }
+            if next.is_dead() {
+                continue;
+            }
+            let key = codec.encode(&next);
+            if seen.contains_key(&key) {
+                continue;
+            }
+            if states.len() >= max_states.min(u32::MAX as usize) {
+                stats.states = states.len();
+                return (BfsOutcome::LimitReached { at_least: depth as usize + 1 }, stats);
+            }
+            let next_index = states.len() as u32;
+            seen.insert(key.clone(), next_index);
+            states.push(key);
+            parents.push(Some((index, mv)));
+            depths.push(depth + 1);
+            queue.push_back(next_index);
+        }
+    }
+    stats.states = states.len();
+    (BfsOutcome::Unsolvable, stats)
+}
+
+/// Compact encoding of the boards of one level: one byte per playfield
+/// cell (0 empty, kind + 1 for a tile); walls never change.
+struct Codec {
+    template: Board,
+    playfield: Vec<Position>,
+}
+
+impl Codec {
+    fn new(board: &Board) -> Codec {
+        Codec { template: board.clone(), playfield: board.playfield().collect() }
+    }
+
+    fn encode(&self, board: &Board) -> Box<[u8]> {
+        self.playfield
+            .iter()
+            .map(|&p| match board.at(p) {
+                Cell::Tile(k) => k.saturating_add(1),
+                _ => 0,
+            })
+            .collect()
+    }
+
+    fn decode(&self, code: &[u8]) -> Board {
+        let mut board = self.template.clone();
+        for (&p, &c) in self.playfield.iter().zip(code) {
+            board.set(p, if c == 0 { Cell::Empty } else { Cell::Tile(c - 1) });
+        }
+        board
+    }
+}
+
+/// A board shown while replaying a plan, with what led to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Player moves played so far.
+    pub moves_done: usize,
+    /// What happened, e.g. `start`, `move 2: move tile at row 3 col 4 left`.
+    pub caption: String,
+    /// The board after it.
+    pub board: Board,
+}
+
+/// Why a plan cannot be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move {number} ({mv}) is illegal: {reason}")]
+pub struct ReplayError {
+    /// 1-based number of the offending move.
+    pub number: usize,
+    /// The move.
+    pub mv: Move,
+    /// Why.
+    pub reason: MoveError,
+}
+
+/// Replays player moves from `start` (settled first): one frame for the
+/// start and one per move, or with `physics` one per gravity and vanishing
+/// step as well.
+pub fn replay(start: &Board, moves: &[Move], physics: bool) -> Result<Vec<Frame>, ReplayError> {
+    let mut frames = vec![Frame { moves_done: 0, caption: "start".to_string(), board: start.clone() }];
+    let mut board = start.clone();
+    let settle = |board: &mut Board, frames: &mut Vec<Frame>, moves_done: usize| {
+        if physics {
+            for (step, next) in Physics::new(board.clone()) {
+                let caption = match step {
+                    PhysicsStep::Gravity => "gravity".to_string(),
+                    PhysicsStep::Vanish(n) => format!("{n} tiles vanish"),
+                };
+                frames.push(Frame { moves_done, caption, board: next.clone() });
+                *board = next;
+            }
+        } else {
+            board.settle();
+        }
+    };
+    if !board.is_still() {
+        settle(&mut board, &mut frames, 0);
+        if !physics {
+            frames.push(Frame { moves_done: 0, caption: "settled".to_string(), board: board.clone() });
+        }
+    }
+    for (i, &mv) in moves.iter().enumerate() {
+        let pushed = board.pushed(mv).map_err(|reason| ReplayError { number: i + 1, mv, reason })?;
+        board = pushed;
+        let caption = format!("move {}: {mv}", i + 1);
+        if physics {
+            frames.push(Frame { moves_done: i + 1, caption, board: board.clone() });
+            settle(&mut board, &mut frames, i + 1);
+        } else {
+            settle(&mut board, &mut frames, i + 1);
+            frames.push(Frame { moves_done: i + 1, caption, board: board.clone() });
+        }
+    }
+    Ok(frames)
+}

@@ -1,0 +1,116 @@
+//! Solving in one call: read, parse, check, ground and search.
+
+use crate::exit;
+use crate::load::{CheckedTask, LoadError, load_task};
+use pddl_ground::{GroundError, GroundOptions, Task};
+use pddl_search::{Plan, SearchObserver, SearchOptions, SearchResult};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Why a task could not be solved before search started.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// Reading, parsing or checking failed.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// Grounding failed; `rendered` locates the cause where it has a
+    /// location.
+    #[error("{rendered}")]
+    Ground {
+        /// The error, rendered against its file where it has a span.
+        rendered: String,
+        /// The grounder's error.
+        error: GroundError,
+    },
+}
+
+impl SolveError {
+    /// The `plan` exit status for this error.
+    pub fn exit_status(&self) -> i32 {
+        match self {
+            SolveError::Load(e) => e.exit_status(),
+            SolveError::Ground { error, .. } => match error {
+                GroundError::Unsupported { .. } => exit::UNSUPPORTED,
+                GroundError::Invalid { .. } => exit::FOUND_ERRORS,
+                GroundError::TooManyOperators { .. } | GroundError::TooManyFacts { .. } => exit::MEMORY_LIMIT,
+            },
+        }
+    }
+}
+
+/// Grounds a checked task, rendering a grounding error against the file
+/// it points into.
+pub fn ground_checked(checked: &CheckedTask, options: &GroundOptions) -> Result<Task, SolveError> {
+    pddl_ground::ground(&checked.domain, &checked.problem, options).map_err(|error| {
+        let rendered = match error.diagnostic() {
+            Some((diagnostic, true)) => diagnostic.render(&checked.problem_source),
+            Some((diagnostic, false)) => diagnostic.render(&checked.domain_source),
+            None => format!("error: {error}\n"),
+        };
+        SolveError::Ground { rendered, error }
+    })
+}
+
+/// Wall-clock time of each phase of [`solve_files`].
+#[derive(Clone, Debug, Default)]
+pub struct PhaseTimes {
+    /// Reading, parsing and checking.
+    pub parse: Duration,
+    /// Grounding.
+    pub ground: Duration,
+    /// Search.
+    pub search: Duration,
+}
+
+/// Everything [`solve_files`] found out.
+#[derive(Debug)]
+pub struct Solution {
+    /// The checked domain and problem.
+    pub checked: CheckedTask,
+    /// The ground task searched.
+    pub task: Task,
+    /// The search's result (plan, outcome, statistics).
+    pub result: SearchResult,
+    /// Time per phase.
+    pub times: PhaseTimes,
+}
+
+/// Reads, checks, grounds and solves a task. The time limit in `options`
+/// covers the whole call: search gets what parsing and grounding left.
+pub fn solve_files(
+    domain: &Path,
+    problem: &Path,
+    options: &SearchOptions,
+    cancel: &AtomicBool,
+    observer: &mut dyn SearchObserver,
+) -> Result<Solution, SolveError> {
+    let start = Instant::now();
+    let checked = load_task(domain, problem)?;
+    let parse = start.elapsed();
+    let task = ground_checked(&checked, &GroundOptions::default())?;
+    let ground = start.elapsed() - parse;
+    let mut options = options.clone();
+    options.time_limit = options.time_limit.map(|limit| limit.saturating_sub(start.elapsed()));
+    let result = pddl_search::search(&task, &options, cancel, observer);
+    let search = start.elapsed() - parse - ground;
+    Ok(Solution {
+        checked,
+        task,
+        result,
+        times: PhaseTimes { parse, ground, search },
+    })
+}
+
+/// The plan in the IPC format: one `(action arg ...)` per line, then
+/// `; cost = N (unit cost|general cost)`.
+pub fn plan_text(task: &Task, plan: &Plan) -> String {
+    let mut text = String::new();
+    for &op in &plan.operators {
+        text.push_str(&task.operators[op as usize].plan_line());
+        text.push('\n');
+    }
+    let kind = if task.has_general_costs() { "general cost" } else { "unit cost" };
+    text.push_str(&format!("; cost = {} ({kind})\n", plan.cost));
+    text
+}

@@ -1,0 +1,100 @@
+//! Exit statuses and output of `plan check`.
+
+use assert_cmd::Command;
+
+/// `plan check` run from the package root, so paths are relative.
+fn plan_check() -> Command {
+    let mut command = Command::cargo_bin("plan").expect("the plan binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR")).arg("check");
+    command
+}
+
+/// Runs `plan check` with `args`; returns the exit status and stderr.
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let output = plan_check().args(args).output().expect("plan runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+const SHARED_DOMAIN: &str = "tests/malformed/shared/domain.pddl";
+
+#[test]
+fn clean_domain_and_problem_exit_0() {
+    let problem = "tests/malformed/problem-domain-name-mismatch.problem.pddl";
+    let (status, stderr) = run(&[SHARED_DOMAIN]);
+    assert_eq!(status, Some(0), "{stderr}");
+    // Warnings alone still succeed.
+    let (status, stderr) = run(&[SHARED_DOMAIN, problem]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{problem}: 0 errors, 1 warning\n")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn deny_warnings_turns_warnings_into_exit_1() {
+    let (status, stderr) = run(&["--deny-warnings", "tests/malformed/requirement-typing.pddl"]);
+    assert_eq!(status, Some(1), "{stderr}");
+}
+
+#[test]
+fn semantic_errors_exit_1_and_every_error_is_reported() {
+    let (status, stderr) = run(&["tests/malformed/multiple-semantic-errors.pddl"]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("\nerror: ").count() + usize::from(stderr.starts_with("error: ")),
+        5,
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("tests/malformed/multiple-semantic-errors.pddl: 5 errors, 0 warnings\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn quiet_prints_only_the_summary() {
+    let (status, stderr) = run(&["-q", "tests/malformed/multiple-semantic-errors.pddl"]);
+    assert_eq!(status, Some(1));
+    assert_eq!(
+        stderr,
+        "tests/malformed/multiple-semantic-errors.pddl: 5 errors, 0 warnings\n"
+    );
+}
+
+#[test]
+fn syntax_errors_exit_2() {
+    let (status, stderr) = run(&["tests/malformed/syntax-truncated.pddl"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    // A syntax error in the problem is an input error too.
+    let (status, stderr) = run(&[
+        SHARED_DOMAIN,
+        "tests/malformed/syntax-variable-in-init.problem.pddl",
+    ]);
+    assert_eq!(status, Some(2), "{stderr}");
+}
+
+#[test]
+fn unreadable_and_non_utf8_files_exit_2() {
+    let (status, stderr) = run(&["tests/malformed/no-such-file.pddl"]);
+    assert_eq!(status, Some(2));
+    assert!(
+        stderr.starts_with("error: cannot read `tests/malformed/no-such-file.pddl`"),
+        "{stderr}"
+    );
+    let (status, stderr) = run(&[SHARED_DOMAIN, "tests/malformed/no-such-problem.pddl"]);
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("no-such-problem.pddl"), "{stderr}");
+    let (status, stderr) = run(&["tests/malformed/syntax-invalid-utf8.pddl"]);
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("invalid UTF-8"), "{stderr}");
+}
+
+#[test]
+fn missing_arguments_are_a_usage_error() {
+    let (status, _) = run(&[]);
+    assert_eq!(status, Some(2));
+}

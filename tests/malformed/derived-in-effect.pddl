@@ -1,0 +1,5 @@
+(define (domain derived-in-effect)
+  (:requirements :strips :derived-predicates)
+  (:predicates (above ?x ?y) (on ?x ?y))
+  (:derived (above ?x ?y) (on ?x ?y))
+  (:action a :parameters (?x ?y) :effect (above ?x ?y)))

@@ -1,0 +1,5 @@
+(define (domain derived-undeclared)
+  (:requirements :strips :derived-predicates)
+  (:predicates (on ?x ?y))
+  (:derived (above ?x ?y) (on ?x ?y))
+  (:derived (on ?x) (on ?x ?x)))

@@ -1,0 +1,5 @@
+(define (domain duplicate-action)
+  (:requirements :strips)
+  (:predicates (p) (q))
+  (:action go :effect (p))
+  (:action go :effect (q)))

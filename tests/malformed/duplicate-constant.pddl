@@ -1,0 +1,5 @@
+(define (domain duplicate-constant)
+  (:requirements :strips)
+  (:constants a b a)
+  (:predicates (p ?x))
+  (:action act :effect (p a)))

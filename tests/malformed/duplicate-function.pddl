@@ -1,0 +1,5 @@
+(define (domain duplicate-function)
+  (:requirements :numeric-fluents)
+  (:predicates (p))
+  (:functions (fuel) (fuel))
+  (:action a :effect (and (p) (increase (fuel) 1))))

@@ -1,0 +1,5 @@
+(define (domain duplicate-type)
+  (:requirements :typing)
+  (:types block table block)
+  (:predicates (clear ?x - block))
+  (:action a :parameters (?x - block) :effect (clear ?x)))

@@ -1,0 +1,7 @@
+(define (domain function-as-predicate)
+  (:requirements :numeric-fluents)
+  (:predicates (p))
+  (:functions (fuel))
+  (:action a
+    :precondition (fuel)
+    :effect (p)))

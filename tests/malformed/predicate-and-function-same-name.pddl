@@ -1,0 +1,5 @@
+(define (domain same-name)
+  (:requirements :numeric-fluents)
+  (:predicates (level ?x))
+  (:functions (level ?x))
+  (:action a :parameters (?x) :effect (level ?x)))

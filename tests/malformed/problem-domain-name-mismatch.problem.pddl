@@ -1,0 +1,5 @@
+(define (problem other-domain)
+  (:domain logistics)
+  (:objects t1 - truck)
+  (:init (at t1 depot))
+  (:goal (at t1 depot)))

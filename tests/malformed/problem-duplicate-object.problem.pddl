@@ -1,0 +1,5 @@
+(define (problem duplicate-object)
+  (:domain shared)
+  (:objects t1 t2 - truck t1 - package)
+  (:init (at t1 depot))
+  (:goal (at t1 depot)))

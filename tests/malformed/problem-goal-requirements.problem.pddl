@@ -1,0 +1,5 @@
+(define (problem goal-requirements)
+  (:domain shared)
+  (:objects t1 - truck p1 - package)
+  (:init (at t1 depot) (at p1 depot))
+  (:goal (or (exists (?t - truck) (in p1 ?t)) (at p1 depot))))

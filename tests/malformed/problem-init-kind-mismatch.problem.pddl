@@ -1,0 +1,5 @@
+(define (problem init-kind-mismatch)
+  (:domain shared)
+  (:objects t1 - truck)
+  (:init (fuel t1) (= (at t1 depot) 3))
+  (:goal (at t1 depot)))

@@ -1,0 +1,5 @@
+(define (problem init-undeclared-predicate)
+  (:domain shared)
+  (:objects t1 - truck)
+  (:init (at t1 depot) (parked t1) (= (speed t1) 3))
+  (:goal (at t1 depot)))

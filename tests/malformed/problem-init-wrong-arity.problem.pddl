@@ -1,0 +1,5 @@
+(define (problem init-wrong-arity)
+  (:domain shared)
+  (:objects t1 - truck l1 - location)
+  (:init (at t1) (road depot l1 l1) (= (fuel t1 l1) 3) (= (total-cost) 0))
+  (:goal (at t1 l1)))

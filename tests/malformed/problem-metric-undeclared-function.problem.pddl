@@ -1,0 +1,6 @@
+(define (problem metric-undeclared)
+  (:domain shared)
+  (:objects t1 - truck)
+  (:init (at t1 depot) (= (total-cost) 0))
+  (:goal (at t1 depot))
+  (:metric minimize (+ (total-cost) (total-fuel-used))))

@@ -1,0 +1,5 @@
+(define (problem object-fluents)
+  (:domain object-fluents)
+  (:objects r1 r2 - room k1 - key)
+  (:init (= (key-of r1) k1) (= (key-of r2) r1) (= (key-of k1) k1) (= (size r1) k1))
+  (:goal (open r2)))

@@ -1,0 +1,5 @@
+(define (problem redeclared-constant)
+  (:domain shared)
+  (:objects t1 - truck depot - package)
+  (:init (at t1 depot))
+  (:goal (at t1 depot)))

@@ -1,0 +1,5 @@
+(define (problem typed-objects)
+  (:domain untyped)
+  (:objects a b - block)
+  (:init (p a))
+  (:goal (p b)))

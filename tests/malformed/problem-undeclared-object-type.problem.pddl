@@ -1,0 +1,5 @@
+(define (problem undeclared-object-type)
+  (:domain shared)
+  (:objects t1 - truck h1 - helicopter)
+  (:init (at t1 depot))
+  (:goal (at t1 depot)))

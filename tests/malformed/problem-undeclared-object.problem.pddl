@@ -1,0 +1,5 @@
+(define (problem undeclared-object)
+  (:domain shared)
+  (:objects t1 - truck p1 - package)
+  (:init (at t1 depot) (at p2 depot) (road depot market))
+  (:goal (at p1 market)))

@@ -1,0 +1,5 @@
+(define (domain no-action-costs)
+  (:requirements :strips)
+  (:predicates (p))
+  (:functions (total-cost))
+  (:action a :effect (and (p) (increase (total-cost) 1))))

@@ -1,0 +1,4 @@
+(define (domain no-derived)
+  (:requirements :strips)
+  (:predicates (above ?x ?y) (on ?x ?y))
+  (:derived (above ?x ?y) (on ?x ?y)))

@@ -1,0 +1,6 @@
+(define (domain no-disjunctive)
+  (:requirements :strips)
+  (:predicates (p) (q) (r))
+  (:action a
+    :precondition (or (p) (imply (q) (r)))
+    :effect (r)))

@@ -1,0 +1,3 @@
+(define (domain either-no-typing)
+  (:predicates (at ?x - (either a b)))
+  (:action act :parameters (?x) :effect (at ?x)))

@@ -1,0 +1,5 @@
+(define (domain no-typing)
+  (:requirements :strips)
+  (:types block)
+  (:predicates (clear ?x - block))
+  (:action a :parameters (?x - block) :effect (clear ?x)))

@@ -1,0 +1,3 @@
+(define (domain bad-bytes)
+  (:predicates (café))
+  (:action a :effect (café)))

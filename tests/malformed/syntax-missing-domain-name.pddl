@@ -1,0 +1,3 @@
+(define (domain)
+  (:predicates (p))
+  (:action a :effect (p)))

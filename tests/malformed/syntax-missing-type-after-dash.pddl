@@ -1,0 +1,5 @@
+(define (domain missing-type)
+  (:requirements :strips :typing)
+  (:types block - )
+  (:predicates (p))
+  (:action a :effect (p)))

@@ -1,0 +1,2 @@
+(domain no-define)
+(:predicates (p))

@@ -1,0 +1,5 @@
+(define (problem not-a-domain)
+  (:domain shared)
+  (:objects t1 - truck)
+  (:init (at t1 depot))
+  (:goal (at t1 depot)))

@@ -1,0 +1,5 @@
+(define (domain extra-paren)
+  (:requirements :strips)
+  (:predicates (p))
+  (:action a :effect (p)))
+)

@@ -1,0 +1,6 @@
+(define (domain unknown-key)
+  (:requirements :strips)
+  (:predicates (p) (q))
+  (:action a
+    :pre (p)
+    :effect (q)))

@@ -1,0 +1,4 @@
+(define (domain unknown-requirement)
+  (:requirements :strips :teleportation)
+  (:predicates (p))
+  (:action a :effect (p)))

@@ -1,0 +1,5 @@
+(define (domain unknown-section)
+  (:requirements :strips)
+  (:predicates (p))
+  (:axioms (p))
+  (:action a :effect (p)))

@@ -1,0 +1,5 @@
+(define (problem variable-in-init)
+  (:domain shared)
+  (:objects t1 - truck)
+  (:init (at ?t depot))
+  (:goal (at t1 depot)))

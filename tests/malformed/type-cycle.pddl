@@ -1,0 +1,5 @@
+(define (domain type-cycle)
+  (:requirements :typing)
+  (:types a - b b - c c - a d)
+  (:predicates (p ?x - a))
+  (:action act :parameters (?x - a) :effect (p ?x)))

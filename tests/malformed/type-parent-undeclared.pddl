@@ -1,0 +1,5 @@
+(define (domain implicit-parent)
+  (:requirements :typing)
+  (:types truck - vehicel)
+  (:predicates (p ?x - truck))
+  (:action act :parameters (?x - truck) :effect (p ?x)))

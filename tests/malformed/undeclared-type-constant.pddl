@@ -1,0 +1,6 @@
+(define (domain undeclared-type-constant)
+  (:requirements :typing)
+  (:types block)
+  (:constants table - surface)
+  (:predicates (clear ?x - block))
+  (:action a :parameters (?x - block) :effect (clear ?x)))

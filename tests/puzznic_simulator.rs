@@ -1,0 +1,75 @@
+//! The reference simulator against the shared Game Boy levels and their
+//! known optimal move counts (`/work/shared/puzznic/gameboy/MOVES`).
+
+use planner::puzznic::{BfsOutcome, parse_level, solve_bfs};
+use pddl_syntax::SourceFile;
+use std::path::{Path, PathBuf};
+
+fn gameboy_dir() -> Option<PathBuf> {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzznic/gameboy"));
+    if dir.is_dir() {
+        Some(dir.to_path_buf())
+    } else {
+        eprintln!("skipping: {} not found", dir.display());
+        None
+    }
+}
+
+/// `(level, optimal?, moves)` for each line of MOVES.
+fn known_moves(dir: &Path) -> Vec<(String, bool, usize)> {
+    let text = std::fs::read_to_string(dir.join("MOVES")).expect("MOVES readable");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            (fields[0].to_string(), fields[1] == "optimal", fields[2].parse().expect("a number"))
+        })
+        .collect()
+}
+
+fn load(dir: &Path, level: &str) -> planner::puzznic::Level {
+    let path = dir.join(format!("{level}.txt"));
+    let file = SourceFile::new(path.display().to_string(), std::fs::read_to_string(&path).expect("readable"));
+    parse_level(&file).unwrap_or_else(|errors| panic!("{}", errors.iter().map(|e| e.render(&file)).collect::<String>()))
+}
+
+#[test]
+fn every_gameboy_level_parses_and_is_still() {
+    let Some(dir) = gameboy_dir() else { return };
+    let moves = known_moves(&dir);
+    assert_eq!(moves.len(), 128);
+    for (name, _, _) in &moves {
+        let level = load(&dir, name);
+        assert!(level.board.is_still(), "level {name} is not still as given");
+        assert!(!level.board.moves().is_empty(), "level {name} has no move");
+    }
+}
+
+/// BFS agrees with every `optimal N` of MOVES that it finishes within a
+/// small state budget (the easy levels).
+#[test]
+fn bfs_matches_known_optimal_moves_on_small_levels() {
+    let Some(dir) = gameboy_dir() else { return };
+    let mut checked = 0;
+    for (name, optimal, expected) in known_moves(&dir) {
+        let level = load(&dir, &name);
+        let (outcome, stats) = solve_bfs(&level.board, 20_000);
+        match outcome {
+            BfsOutcome::Solved(moves) => {
+                assert!(optimal, "level {name}: MOVES says at-least {expected}, BFS solved in {}", moves.len());
+                assert_eq!(moves.len(), expected, "level {name} ({} states)", stats.states);
+                // Replaying the solution clears the board.
+                let mut board = level.board.clone();
+                for mv in &moves {
+                    board = board.play(*mv).expect("legal move");
+                }
+                assert!(board.is_cleared(), "level {name}: replay does not clear");
+                checked += 1;
+            }
+            BfsOutcome::LimitReached { at_least } => assert!(at_least <= expected, "level {name}"),
+            BfsOutcome::Unsolvable => panic!("level {name}: BFS says unsolvable"),
+        }
+    }
+    eprintln!("{checked} levels solved by BFS with the known optimal count");
+    assert!(checked >= 10, "only {checked} levels checked");
+}
