@@ -57,7 +57,16 @@ fn shipped_manifest() -> Vec<(&'static str, String, String)> {
     let mut add = |domain: &'static str, name: String, text: Result<String, _>| {
         out.push((domain, name, text.expect("a valid size")));
     };
-    for (blocks, seed) in [(4, 1), (6, 2), (8, 1), (8, 2), (12, 1), (16, 1), (25, 1)] {
+    for (blocks, seed) in [
+        (4, 1),
+        (6, 2),
+        (8, 1),
+        (8, 2),
+        (12, 1),
+        (16, 1),
+        (25, 1),
+        (50, 1),
+    ] {
         add(
             "blocksworld",
             blocksworld::problem_name(blocks, false, seed),
@@ -95,14 +104,23 @@ fn shipped_manifest() -> Vec<(&'static str, String, String)> {
     for n in [4, 5, 6, 8, 10, 12] {
         add("queens", queens::problem_name(n), queens::generate(n));
     }
-    for cities in [4, 5, 6, 8, 10, 12] {
+    for cities in [4, 5, 6, 8, 10, 12, 30] {
         add(
             "tsp",
             tsp::problem_name(cities, 1),
             tsp::generate(cities, 1),
         );
     }
-    for (locations, items) in [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (8, 8), (10, 10)] {
+    for (locations, items) in [
+        (2, 1),
+        (3, 2),
+        (4, 3),
+        (5, 4),
+        (6, 5),
+        (8, 8),
+        (10, 10),
+        (12, 12),
+    ] {
         add(
             "briefcase",
             briefcase::problem_name(locations, items, 1),

@@ -18,8 +18,11 @@ fn checked_facts(domain: &str, text: &str) -> domains_support::Facts {
     ))
 }
 
-/// Every seeded generator at a small size, as `(domain, seed -> text)`.
-fn seeded_generators() -> Vec<(&'static str, Box<dyn Fn(u64) -> String>)> {
+/// A generator at a fixed size: seed to problem text.
+type SeededGenerator = Box<dyn Fn(u64) -> String>;
+
+/// Every seeded generator at a small size, with its domain.
+fn seeded_generators() -> Vec<(&'static str, SeededGenerator)> {
     vec![
         (
             "blocksworld",

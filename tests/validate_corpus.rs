@@ -12,7 +12,9 @@
 //! The certainty arguments read the domain's syntax only, never the
 //! validator, so the validator cannot confirm its own mistakes.
 
-use planner::syntax::ast::{Action, Atom, Condition, ConditionKind, Domain, Effect, EffectKind, Term};
+use planner::syntax::ast::{
+    Action, Atom, Condition, ConditionKind, Domain, Effect, EffectKind, Term,
+};
 use planner::validate::{FailureKind, Plan, PlanStep, Report, Validator, parse_plan};
 use std::path::{Path, PathBuf};
 
@@ -39,7 +41,10 @@ fn ground(atom: &Atom<Term>, action: &Action, step: &PlanStep) -> Option<GroundA
         .map(|term| match term {
             Term::Name(name) => Some(name.text.clone()),
             Term::Variable(var) => {
-                let position = action.parameters.iter().position(|p| p.var.name == var.name)?;
+                let position = action
+                    .parameters
+                    .iter()
+                    .position(|p| p.var.name == var.name)?;
                 step.args.get(position).cloned()
             }
         })
@@ -57,7 +62,11 @@ fn required_atoms<'a>(cond: &'a Condition, out: &mut Vec<&'a Atom<Term>>) {
 }
 
 /// The unconditional (top-level conjunct) adds and deletes of an effect.
-fn unconditional<'a>(effect: &'a Effect, adds: &mut Vec<&'a Atom<Term>>, dels: &mut Vec<&'a Atom<Term>>) {
+fn unconditional<'a>(
+    effect: &'a Effect,
+    adds: &mut Vec<&'a Atom<Term>>,
+    dels: &mut Vec<&'a Atom<Term>>,
+) {
     match &effect.kind {
         EffectKind::Add(atom) => adds.push(atom),
         EffectKind::Delete(atom) => dels.push(atom),
@@ -72,7 +81,10 @@ fn preconditions(action: &Action, step: &PlanStep) -> Vec<GroundAtom> {
     if let Some(pre) = &action.precondition {
         required_atoms(pre, &mut atoms);
     }
-    atoms.iter().filter_map(|a| ground(a, action, step)).collect()
+    atoms
+        .iter()
+        .filter_map(|a| ground(a, action, step))
+        .collect()
 }
 
 /// Ground atoms a step deletes unconditionally and does not add back.
@@ -85,8 +97,14 @@ fn sure_deletes(action: &Action, step: &PlanStep) -> Vec<GroundAtom> {
     if action.effect.as_ref().is_some_and(has_conditional) {
         return Vec::new();
     }
-    let adds: Vec<GroundAtom> = adds.iter().filter_map(|a| ground(a, action, step)).collect();
-    dels.iter().filter_map(|a| ground(a, action, step)).filter(|a| !adds.contains(a)).collect()
+    let adds: Vec<GroundAtom> = adds
+        .iter()
+        .filter_map(|a| ground(a, action, step))
+        .collect();
+    dels.iter()
+        .filter_map(|a| ground(a, action, step))
+        .filter(|a| !adds.contains(a))
+        .collect()
 }
 
 fn has_conditional(effect: &Effect) -> bool {
@@ -98,7 +116,11 @@ fn has_conditional(effect: &Effect) -> bool {
 }
 
 fn action<'d>(domain: &'d Domain, step: &PlanStep) -> &'d Action {
-    domain.actions.iter().find(|a| a.name.text == step.action).expect("plan step names a domain action")
+    domain
+        .actions
+        .iter()
+        .find(|a| a.name.text == step.action)
+        .expect("plan step names a domain action")
 }
 
 struct Tally {
@@ -106,9 +128,17 @@ struct Tally {
     invalid: usize,
 }
 
-fn expect_invalid(validator: &Validator, steps: Vec<PlanStep>, what: &str, tally: &mut Tally) -> Report {
+fn expect_invalid(
+    validator: &Validator,
+    steps: Vec<PlanStep>,
+    what: &str,
+    tally: &mut Tally,
+) -> Report {
     let report = validator.validate(&Plan::from_steps(steps));
-    assert!(!report.is_valid(), "{what}: expected invalid, validator said valid");
+    assert!(
+        !report.is_valid(),
+        "{what}: expected invalid, validator said valid"
+    );
     tally.invalid += 1;
     report
 }
@@ -120,14 +150,19 @@ fn hand_written_plans_and_certain_mutations() {
         return;
     }
     let manifest = read(&plans_dir().join("MANIFEST.tsv"));
-    let mut tally = Tally { valid: 0, invalid: 0 };
+    let mut tally = Tally {
+        valid: 0,
+        invalid: 0,
+    };
     for line in manifest.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let fields: Vec<&str> = line.split('\t').collect();
         let [domain_path, problem_path, plan_path, optimal, metric] = fields[..] else {
             panic!("bad manifest line: {line}");
         };
-        let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path))).expect("domain parses");
-        let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path))).expect("problem parses");
+        let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
+            .expect("domain parses");
+        let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
+            .expect("problem parses");
         let validator = Validator::new(&domain, &problem).expect("supported task");
         let plan = parse_plan(&read(&plans_dir().join(plan_path))).expect("plan parses");
         let steps = plan.steps.clone();
@@ -137,7 +172,11 @@ fn hand_written_plans_and_certain_mutations() {
         tally.valid += 1;
         if metric != "-" {
             let expected: f64 = metric.parse().expect("metric value");
-            assert_eq!(report.metric.map(|m| m.value), Some(expected), "{plan_path}");
+            assert_eq!(
+                report.metric.map(|m| m.value),
+                Some(expected),
+                "{plan_path}"
+            );
         }
 
         // A wrong claimed cost is reported.
@@ -147,49 +186,209 @@ fn hand_written_plans_and_certain_mutations() {
             span: Default::default(),
         });
         let report = validator.validate(&wrong_cost);
-        assert_eq!(report.failure.map(|f| f.kind), Some(FailureKind::CostMismatch), "{plan_path}");
+        assert_eq!(
+            report.failure.map(|f| f.kind),
+            Some(FailureKind::CostMismatch),
+            "{plan_path}"
+        );
         tally.invalid += 1;
 
         for i in 0..steps.len() {
             if optimal == "yes" {
                 let mut dropped = steps.clone();
                 dropped.remove(i);
-                expect_invalid(&validator, dropped, &format!("{plan_path} without step {}", i + 1), &mut tally);
+                expect_invalid(
+                    &validator,
+                    dropped,
+                    &format!("{plan_path} without step {}", i + 1),
+                    &mut tally,
+                );
             }
 
             let schema = action(&domain, &steps[i]);
             let pre = preconditions(schema, &steps[i]);
-            if sure_deletes(schema, &steps[i]).iter().any(|a| pre.contains(a)) {
+            if sure_deletes(schema, &steps[i])
+                .iter()
+                .any(|a| pre.contains(a))
+            {
                 let mut duplicated = steps.clone();
                 duplicated.insert(i, steps[i].clone());
-                let report =
-                    expect_invalid(&validator, duplicated, &format!("{plan_path} with step {} twice", i + 1), &mut tally);
+                let report = expect_invalid(
+                    &validator,
+                    duplicated,
+                    &format!("{plan_path} with step {} twice", i + 1),
+                    &mut tally,
+                );
                 let failure = report.failure.expect("failure");
-                assert_eq!((failure.kind, failure.step), (FailureKind::PreconditionFalse, Some(i + 2)), "{plan_path}");
+                assert_eq!(
+                    (failure.kind, failure.step()),
+                    (FailureKind::PreconditionFalse, Some(i + 2)),
+                    "{plan_path}"
+                );
             }
 
             if i + 1 < steps.len() {
                 let next = action(&domain, &steps[i + 1]);
-                if sure_deletes(next, &steps[i + 1]).iter().any(|a| pre.contains(a)) {
+                if sure_deletes(next, &steps[i + 1])
+                    .iter()
+                    .any(|a| pre.contains(a))
+                {
                     let mut swapped = steps.clone();
                     swapped.swap(i, i + 1);
                     let what = format!("{plan_path} with steps {} and {} swapped", i + 1, i + 2);
                     let report = expect_invalid(&validator, swapped, &what, &mut tally);
-                    let step = report.failure.expect("failure").step;
-                    assert!(step == Some(i + 1) || step == Some(i + 2), "{what}: failed at {step:?}");
+                    let step = report.failure.expect("failure").step();
+                    assert!(
+                        step == Some(i + 1) || step == Some(i + 2),
+                        "{what}: failed at {step:?}"
+                    );
                 }
             }
 
             for k in 0..steps[i].args.len() {
                 let mut replaced = steps.clone();
                 replaced[i].args[k] = "no-such-object".to_string();
-                let what = format!("{plan_path} with argument {} of step {} replaced", k + 1, i + 1);
+                let what = format!(
+                    "{plan_path} with argument {} of step {} replaced",
+                    k + 1,
+                    i + 1
+                );
                 let report = expect_invalid(&validator, replaced, &what, &mut tally);
                 let failure = report.failure.expect("failure");
-                assert_eq!((failure.kind, failure.step), (FailureKind::UnknownObject, Some(i + 1)), "{what}");
+                assert_eq!(
+                    (failure.kind, failure.step()),
+                    (FailureKind::UnknownObject, Some(i + 1)),
+                    "{what}"
+                );
             }
         }
     }
-    println!("validated {} valid and {} invalid plans", tally.valid, tally.invalid);
-    assert!(tally.valid >= 10 && tally.invalid >= 200, "{} valid, {} invalid", tally.valid, tally.invalid);
+    println!(
+        "validated {} valid and {} invalid plans",
+        tally.valid, tally.invalid
+    );
+    assert!(
+        tally.valid >= 10 && tally.invalid >= 200,
+        "{} valid, {} invalid",
+        tally.valid,
+        tally.invalid
+    );
+}
+
+/// Every shared benchmark task the checker accepts is accepted by the
+/// validator, and the empty plan is rejected because the goal does not hold
+/// initially (no benchmark is trivial).
+#[test]
+fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
+    if !shared().exists() {
+        eprintln!("skipping: {} not found", shared().display());
+        return;
+    }
+    let tasks = read(&shared().join("tasks.tsv"));
+    let (mut checked, mut refused_by_checker) = (0, Vec::new());
+    let task_lines: Vec<&str> = tasks
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    for &line in &task_lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [_, domain_path, problem_path] = fields[..] else {
+            panic!("bad tasks.tsv line: {line}");
+        };
+        let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
+            .expect("domain parses");
+        let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
+            .expect("problem parses");
+        let mut diagnostics = planner::syntax::check::check_domain(&domain);
+        diagnostics.extend(planner::syntax::check::check_problem(&domain, &problem));
+        if diagnostics.iter().any(|d| d.is_error()) {
+            refused_by_checker.push(problem_path.to_string());
+            continue;
+        }
+        let validator = Validator::new(&domain, &problem)
+            .unwrap_or_else(|e| panic!("{problem_path}: {}", e.diagnostic.message));
+        let report = validator.validate(&Plan::default());
+        let kind = report.failure.as_ref().map(|f| f.kind);
+        assert_eq!(
+            kind,
+            Some(FailureKind::GoalNotSatisfied),
+            "{problem_path}:\n{}",
+            report.to_text(false)
+        );
+        checked += 1;
+    }
+    println!("{checked} tasks accepted; refused by the checker: {refused_by_checker:?}");
+    assert_eq!(checked + refused_by_checker.len(), task_lines.len());
+    assert!(checked >= 600, "only {checked} tasks accepted");
+}
+
+/// The validator (lifted) and the grounder plus ground replay (two
+/// independent implementations) agree on every hand-written plan and on
+/// every plan with one step dropped, duplicated, or swapped with the next.
+#[test]
+fn lifted_and_ground_verdicts_agree() {
+    if !shared().exists() {
+        eprintln!("skipping: {} not found", shared().display());
+        return;
+    }
+    let manifest = read(&plans_dir().join("MANIFEST.tsv"));
+    let mut compared = 0;
+    for line in manifest.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [domain_path, problem_path, plan_path, ..] = fields[..] else {
+            panic!("bad manifest line: {line}");
+        };
+        let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
+            .expect("domain parses");
+        let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
+            .expect("problem parses");
+        let validator = Validator::new(&domain, &problem).expect("supported task");
+        let task =
+            planner::ground::ground(&domain, &problem, &Default::default()).expect("task grounds");
+        let operators: std::collections::HashMap<String, planner::search::OperatorId> = task
+            .operators
+            .iter()
+            .enumerate()
+            .map(|(id, op)| (op.plan_line(), id as planner::search::OperatorId))
+            .collect();
+        let steps = parse_plan(&read(&plans_dir().join(plan_path)))
+            .expect("plan parses")
+            .steps;
+        let mut variants = vec![steps.clone()];
+        for i in 0..steps.len() {
+            let mut dropped = steps.clone();
+            dropped.remove(i);
+            variants.push(dropped);
+            let mut duplicated = steps.clone();
+            duplicated.insert(i, steps[i].clone());
+            variants.push(duplicated);
+            if i + 1 < steps.len() {
+                let mut swapped = steps.clone();
+                swapped.swap(i, i + 1);
+                variants.push(swapped);
+            }
+        }
+        for variant in variants {
+            let lifted = validator
+                .validate(&Plan::from_steps(variant.clone()))
+                .is_valid();
+            // A step with no ground operator is unreachable, hence inapplicable.
+            let ids: Option<Vec<_>> = variant
+                .iter()
+                .map(|s| operators.get(&s.to_string()).copied())
+                .collect();
+            let ground = ids.is_some_and(|ids| {
+                planner::search::simulate(&task, &ids).is_ok_and(|end| end.goal_reached)
+            });
+            let text: Vec<String> = variant.iter().map(|s| s.to_string()).collect();
+            assert_eq!(
+                lifted, ground,
+                "{plan_path}: lifted and ground verdicts differ on {text:?}"
+            );
+            compared += 1;
+        }
+    }
+    println!("{compared} plans compared with the ground replay");
+    assert!(compared >= 190, "only {compared} plans compared");
 }

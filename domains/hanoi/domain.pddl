@@ -10,7 +10,8 @@
 ;; Problems: `plan generate hanoi --discs N`.
 (define (domain hanoi)
   (:requirements :strips :typing)
-  (:types disc peg - place)
+  (:types disc peg - place
+          place - object)
   (:predicates
     (on ?d - disc ?p - place)
     (clear ?p - place)

@@ -70,7 +70,12 @@ impl Board {
             row.resize(width, Cell::Outside);
             cells.extend(row);
         }
-        Board { width, height, cells, kinds }
+        Board {
+            width,
+            height,
+            cells,
+            kinds,
+        }
     }
 
     /// Number of columns.
@@ -137,7 +142,10 @@ impl Board {
 
     /// Number of tiles on the board.
     pub fn tile_count(&self) -> usize {
-        self.cells.iter().filter(|c| matches!(c, Cell::Tile(_))).count()
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Cell::Tile(_)))
+            .count()
     }
 
     /// Whether no tile is left: the level is cleared.
@@ -160,7 +168,9 @@ impl Board {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for row in 0..self.height {
-            let line: String = (0..self.width).map(|col| self.cell_char(self.get(row, col))).collect();
+            let line: String = (0..self.width)
+                .map(|col| self.cell_char(self.get(row, col)))
+                .collect();
             out.push_str(line.trim_end());
             out.push('\n');
         }
@@ -230,6 +240,18 @@ pub fn parse_level(file: &SourceFile) -> Result<Level, Vec<Diagnostic>> {
             }
             in_board = true;
         }
+        // Refuse oversized boards before storing a cell per character.
+        let blank = line.trim().is_empty();
+        if (rows.len() >= MAX_SIDE && !blank) || line.chars().count() > MAX_SIDE {
+            let span = Span::new(start, start + line.len());
+            return Err(vec![Diagnostic::error(
+                format!("the board is larger than the limit of {MAX_SIDE} rows and columns"),
+                span,
+            )]);
+        }
+        if blank && rows.len() >= MAX_SIDE {
+            continue;
+        }
         let mut row = Vec::new();
         for (offset, ch) in line.char_indices() {
             let span = Span::new(start + offset, start + offset + ch.len_utf8());
@@ -240,9 +262,14 @@ pub fn parse_level(file: &SourceFile) -> Result<Level, Vec<Diagnostic>> {
                 c if c.is_ascii_alphanumeric() => RawCell::Tile(c),
                 c => {
                     errors.push(
-                        Diagnostic::error(format!("unknown character `{}` in the board", c.escape_debug()), span)
-                            .with_label("not a board character")
-                            .with_note("use `#` wall, `.` empty, space outside, a letter or digit for a tile"),
+                        Diagnostic::error(
+                            format!("unknown character `{}` in the board", c.escape_debug()),
+                            span,
+                        )
+                        .with_label("not a board character")
+                        .with_note(
+                            "use `#` wall, `.` empty, space outside, a letter or digit for a tile",
+                        ),
                     );
                     RawCell::Wall
                 }
@@ -252,7 +279,10 @@ pub fn parse_level(file: &SourceFile) -> Result<Level, Vec<Diagnostic>> {
         rows.push(row);
     }
     // Blank lines after the board are not rows.
-    while rows.last().is_some_and(|r| r.iter().all(|c| c.cell == RawCell::Outside)) {
+    while rows
+        .last()
+        .is_some_and(|r| r.iter().all(|c| c.cell == RawCell::Outside))
+    {
         rows.pop();
     }
     let end = Span::new(text.len(), text.len());
@@ -272,13 +302,18 @@ pub(crate) fn build_level(
 ) -> Result<Level, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     if rows.is_empty() {
-        return Err(vec![Diagnostic::error("empty level: there is no board", end)
-            .with_note("a level is `;` comment lines followed by the board rows")]);
+        return Err(vec![
+            Diagnostic::error("empty level: there is no board", end)
+                .with_note("a level is `;` comment lines followed by the board rows"),
+        ]);
     }
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     if rows.len() > MAX_SIDE || width > MAX_SIDE {
         return Err(vec![Diagnostic::error(
-            format!("board of {} rows and {width} columns is larger than the limit of {MAX_SIDE}", rows.len()),
+            format!(
+                "board of {} rows and {width} columns is larger than the limit of {MAX_SIDE}",
+                rows.len()
+            ),
             end,
         )]);
     }
@@ -293,10 +328,15 @@ pub(crate) fn build_level(
     kinds.sort_unstable();
     kinds.dedup();
     if kinds.is_empty() {
-        return Err(vec![Diagnostic::error("empty level: the board has no tiles", end)]);
+        return Err(vec![Diagnostic::error(
+            "empty level: the board has no tiles",
+            end,
+        )]);
     }
     let raw = |row: usize, col: usize| -> RawCell {
-        rows.get(row).and_then(|r| r.get(col)).map_or(RawCell::Outside, |c| c.cell)
+        rows.get(row)
+            .and_then(|r| r.get(col))
+            .map_or(RawCell::Outside, |c| c.cell)
     };
     for (row, cells) in rows.iter().enumerate() {
         for (col, sourced) in cells.iter().enumerate() {
@@ -307,14 +347,26 @@ pub(crate) fn build_level(
             };
             // A tile can leave through an open side or an open floor (tiles
             // never move up, so an open top is harmless).
-            let left = if col == 0 { RawCell::Outside } else { raw(row, col - 1) };
-            let open = [(left, "left of"), (raw(row, col + 1), "right of"), (raw(row + 1, col), "below")]
-                .into_iter()
-                .find(|&(neighbour, _)| neighbour == RawCell::Outside);
+            let left = if col == 0 {
+                RawCell::Outside
+            } else {
+                raw(row, col - 1)
+            };
+            let open = [
+                (left, "left of"),
+                (raw(row, col + 1), "right of"),
+                (raw(row + 1, col), "below"),
+            ]
+            .into_iter()
+            .find(|&(neighbour, _)| neighbour == RawCell::Outside);
             if let Some((_, side)) = open {
                 errors.push(
                     Diagnostic::error(
-                        format!("{what} at row {} col {} is outside the walls", row + 1, col + 1),
+                        format!(
+                            "{what} at row {} col {} is outside the walls",
+                            row + 1,
+                            col + 1
+                        ),
                         sourced.span,
                     )
                     .with_label(format!("the cell {side} it is outside the playfield"))
@@ -324,12 +376,18 @@ pub(crate) fn build_level(
         }
     }
     for &kind in &kinds {
-        let mut tiles = rows.iter().flatten().filter(|c| c.cell == RawCell::Tile(kind));
+        let mut tiles = rows
+            .iter()
+            .flatten()
+            .filter(|c| c.cell == RawCell::Tile(kind));
         if let (Some(only), None) = (tiles.next(), tiles.next()) {
             errors.push(
-                Diagnostic::error(format!("only one tile of type `{kind}`: the level can never be cleared"), only.span)
-                    .with_label("the single tile of its type")
-                    .with_note("a tile vanishes only next to another tile of its type"),
+                Diagnostic::error(
+                    format!("only one tile of type `{kind}`: the level can never be cleared"),
+                    only.span,
+                )
+                .with_label("the single tile of its type")
+                .with_note("a tile vanishes only next to another tile of its type"),
             );
         }
     }
@@ -346,13 +404,18 @@ pub(crate) fn build_level(
                     RawCell::Wall => Cell::Wall,
                     RawCell::Empty => Cell::Empty,
                     // `kinds` holds every tile character, and at most 62.
-                    RawCell::Tile(ch) => Cell::Tile(kinds.iter().position(|&k| k == ch).unwrap_or(0) as u8),
+                    RawCell::Tile(ch) => {
+                        Cell::Tile(kinds.iter().position(|&k| k == ch).unwrap_or(0) as u8)
+                    }
                 })
                 .collect()
         })
         .collect();
     debug_assert!(kinds.len() <= MAX_KINDS);
-    Ok(Level { comments, board: Board::from_rows(board_rows, kinds) })
+    Ok(Level {
+        comments,
+        board: Board::from_rows(board_rows, kinds),
+    })
 }
 
 #[cfg(test)]
@@ -390,12 +453,20 @@ mod tests {
     #[test]
     fn open_playfield_is_rejected() {
         let errors = parse("#   #\n#a a#\n## ##\n").unwrap_err();
-        assert!(errors.iter().all(|e| e.message.contains("outside the walls")), "{errors:?}");
+        assert!(
+            errors
+                .iter()
+                .all(|e| e.message.contains("outside the walls")),
+            "{errors:?}"
+        );
         assert_eq!(errors.len(), 2);
         // Open to the right because the row is short.
         let errors = parse("####\n#aa\n####\n").unwrap_err();
         assert_eq!(errors.len(), 1);
-        assert_eq!(errors[0].message, "tile `a` at row 2 col 3 is outside the walls");
+        assert_eq!(
+            errors[0].message,
+            "tile `a` at row 2 col 3 is outside the walls"
+        );
     }
 
     #[test]
@@ -403,7 +474,15 @@ mod tests {
         let errors = parse("#####\n#a.b#\n#####\n").unwrap_err();
         assert_eq!(errors.len(), 2);
         assert!(errors[0].message.contains("only one tile of type `a`"));
-        assert!(parse("; nothing\n").unwrap_err()[0].message.contains("no board"));
-        assert!(parse("###\n#.#\n###\n").unwrap_err()[0].message.contains("no tiles"));
+        assert!(
+            parse("; nothing\n").unwrap_err()[0]
+                .message
+                .contains("no board")
+        );
+        assert!(
+            parse("###\n#.#\n###\n").unwrap_err()[0]
+                .message
+                .contains("no tiles")
+        );
     }
 }

@@ -6,6 +6,8 @@
 //! simultaneous vanishing of every tile next to one of its kind, chain
 //! reactions, and the level cleared when no tile is left.
 
+#![warn(missing_docs)]
+
 pub mod level;
 pub mod problem;
 pub mod render;
@@ -15,7 +17,9 @@ pub mod tiled;
 
 pub use level::{Board, Cell, Level, Position, parse_level};
 pub use problem::{parse_plan_moves, problem_name, problem_pddl};
-pub use simulator::{BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, solve_bfs};
+pub use simulator::{
+    BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, solve_bfs,
+};
 pub use simulator::{Frame, ReplayError, replay};
 pub use solve::{LevelPlan, PlanLevelError, ground_level, plan_level};
 pub use tiled::{TiledConfig, parse_tiled};
@@ -46,10 +50,18 @@ pub enum LevelLoadError {
 /// property), the text format otherwise.
 pub fn read_level(path: &Path, tiled_config: Option<&Path>) -> Result<Level, LevelLoadError> {
     let source = read_source(path)?;
-    let invalid = |diagnostics: Vec<pddl_syntax::Diagnostic>, file: &pddl_syntax::SourceFile| LevelLoadError::Invalid {
-        rendered: diagnostics.iter().map(|d| d.render(file)).collect::<Vec<_>>().join("\n"),
+    let invalid = |diagnostics: Vec<pddl_syntax::Diagnostic>, file: &pddl_syntax::SourceFile| {
+        LevelLoadError::Invalid {
+            rendered: diagnostics
+                .iter()
+                .map(|d| d.render(file))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
     };
-    let is_json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let is_json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if !is_json {
         return parse_level(&source).map_err(|d| invalid(d, &source));
     }

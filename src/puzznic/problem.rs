@@ -20,7 +20,10 @@ pub fn parse_cell_name(name: &str) -> Option<Position> {
     let (row, col) = name.strip_prefix('r')?.split_once("-c")?;
     let row: usize = row.parse().ok()?;
     let col: usize = col.parse().ok()?;
-    Some(Position { row: row.checked_sub(1)?, col: col.checked_sub(1)? })
+    Some(Position {
+        row: row.checked_sub(1)?,
+        col: col.checked_sub(1)?,
+    })
 }
 
 /// The PDDL object naming the kind of tile drawn as `ch`.
@@ -35,7 +38,9 @@ pub fn kind_name(ch: char) -> String {
 /// The PDDL action of a player move: `(push-left r3-c4 r3-c3 tile-7)`.
 /// `None` if the move pushes no tile.
 pub fn move_action(board: &Board, mv: Move) -> Option<String> {
-    let Cell::Tile(kind) = board.at(mv.from) else { return None };
+    let Cell::Tile(kind) = board.at(mv.from) else {
+        return None;
+    };
     let to = mv.to()?;
     let kind = board.kinds().get(kind as usize)?;
     Some(format!(
@@ -55,7 +60,10 @@ pub fn action_move(name: &str, args: &[String]) -> Option<Move> {
         "push-right" => Direction::Right,
         _ => return None,
     };
-    Some(Move { from: parse_cell_name(args.first()?)?, direction })
+    Some(Move {
+        from: parse_cell_name(args.first()?)?,
+        direction,
+    })
 }
 
 /// Reads the player moves of a plan file (one `(action args...)` per line,
@@ -68,24 +76,44 @@ pub fn parse_plan_moves(text: &str) -> Result<Vec<Move>, String> {
             continue;
         }
         // Accept the optional `0: ` step prefix of timed plan formats.
-        let body = line.split_once(':').filter(|(step, _)| step.trim().parse::<f64>().is_ok()).map_or(line, |(_, rest)| rest.trim());
+        let body = line
+            .split_once(':')
+            .filter(|(step, _)| step.trim().parse::<f64>().is_ok())
+            .map_or(line, |(_, rest)| rest.trim());
         let inner = body
             .strip_prefix('(')
             .and_then(|b| b.split_once(')'))
             .map(|(inside, _)| inside)
-            .ok_or_else(|| format!("line {}: expected `(action args...)`, found `{line}`", number + 1))?;
-        let words: Vec<String> = inner.split_whitespace().map(str::to_ascii_lowercase).collect();
+            .ok_or_else(|| {
+                format!(
+                    "line {}: expected `(action args...)`, found `{line}`",
+                    number + 1
+                )
+            })?;
+        let words: Vec<String> = inner
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
         let Some((name, args)) = words.split_first() else {
             return Err(format!("line {}: empty action", number + 1));
         };
         match name.as_str() {
             "gravity-step" | "vanish" => {}
             "push-left" | "push-right" => {
-                let mv = action_move(name, args)
-                    .ok_or_else(|| format!("line {}: `{line}` does not name a cell like `r3-c4`", number + 1))?;
+                let mv = action_move(name, args).ok_or_else(|| {
+                    format!(
+                        "line {}: `{line}` does not name a cell like `r3-c4`",
+                        number + 1
+                    )
+                })?;
                 moves.push(mv);
             }
-            other => return Err(format!("line {}: `{other}` is not a Puzznic action", number + 1)),
+            other => {
+                return Err(format!(
+                    "line {}: `{other}` is not a Puzznic action",
+                    number + 1
+                ));
+            }
         }
     }
     Ok(moves)
@@ -95,14 +123,22 @@ pub fn parse_plan_moves(text: &str) -> Result<Vec<Move>, String> {
 /// left, right and down only, so every other cell stays empty forever and
 /// is left out of the problem.
 pub fn reachable_cells(board: &Board) -> BTreeSet<Position> {
-    let mut reached: BTreeSet<Position> =
-        board.playfield().filter(|&p| matches!(board.at(p), Cell::Tile(_))).collect();
+    let mut reached: BTreeSet<Position> = board
+        .playfield()
+        .filter(|&p| matches!(board.at(p), Cell::Tile(_)))
+        .collect();
     let mut stack: Vec<Position> = reached.iter().copied().collect();
     while let Some(p) = stack.pop() {
         let neighbours = [
             p.col.checked_sub(1).map(|col| Position { row: p.row, col }),
-            Some(Position { row: p.row, col: p.col + 1 }),
-            Some(Position { row: p.row + 1, col: p.col }),
+            Some(Position {
+                row: p.row,
+                col: p.col + 1,
+            }),
+            Some(Position {
+                row: p.row + 1,
+                col: p.col,
+            }),
         ];
         for next in neighbours.into_iter().flatten() {
             if board.at(next).is_playfield() && reached.insert(next) {
@@ -116,7 +152,16 @@ pub fn reachable_cells(board: &Board) -> BTreeSet<Position> {
 /// A PDDL problem name from a level's file name: `puzznic-` and the stem,
 /// other characters than letters and digits turned into `-`.
 pub fn problem_name(stem: &str) -> String {
-    let clean: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    let clean: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
     format!("puzznic-{clean}")
 }
 
@@ -135,7 +180,11 @@ pub fn problem_pddl(level: &Level, name: &str) -> String {
     let _ = writeln!(out, "(define (problem {name})");
     out.push_str("  (:domain puzznic)\n  (:objects\n");
     for row in 0..board.height() {
-        let names: Vec<String> = cells.iter().filter(|p| p.row == row).map(|&p| cell_name(p)).collect();
+        let names: Vec<String> = cells
+            .iter()
+            .filter(|p| p.row == row)
+            .map(|&p| cell_name(p))
+            .collect();
         if !names.is_empty() {
             let _ = writeln!(out, "    {} - cell", names.join(" "));
         }
@@ -144,11 +193,17 @@ pub fn problem_pddl(level: &Level, name: &str) -> String {
     let _ = writeln!(out, "    {} - kind)", kinds.join(" "));
     out.push_str("  (:init\n    (falling)\n    (= (total-cost) 0)\n");
     for &p in &cells {
-        let right = Position { row: p.row, col: p.col + 1 };
+        let right = Position {
+            row: p.row,
+            col: p.col + 1,
+        };
         if cells.contains(&right) {
             let _ = writeln!(out, "    (right-of {} {})", cell_name(p), cell_name(right));
         }
-        let below = Position { row: p.row + 1, col: p.col };
+        let below = Position {
+            row: p.row + 1,
+            col: p.col,
+        };
         if cells.contains(&below) {
             let _ = writeln!(out, "    (below {} {})", cell_name(p), cell_name(below));
         }
@@ -191,7 +246,8 @@ mod tests {
 
     #[test]
     fn unreachable_cells_are_left_out() {
-        let level = parse_level(&SourceFile::new("t", "#####\n#...#\n#a..#\n#.#a#\n#####\n")).unwrap();
+        let level =
+            parse_level(&SourceFile::new("t", "#####\n#...#\n#a..#\n#.#a#\n#####\n")).unwrap();
         let cells = reachable_cells(&level.board);
         // Row 2 is above every tile; (4,2) is below the `a` at (3,2).
         let names: Vec<String> = cells.iter().map(|&p| cell_name(p)).collect();
@@ -210,6 +266,10 @@ mod tests {
         assert_eq!(moves.len(), 2);
         assert_eq!(moves[0].to_string(), "move tile at row 3 col 4 left");
         assert_eq!(moves[1].to_string(), "move tile at row 2 col 2 right");
-        assert!(parse_plan_moves("(fly r1-c1)").unwrap_err().contains("line 1"));
+        assert!(
+            parse_plan_moves("(fly r1-c1)")
+                .unwrap_err()
+                .contains("line 1")
+        );
     }
 }

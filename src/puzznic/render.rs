@@ -70,7 +70,11 @@ pub fn frames_text(frames: &[Frame], ansi: bool) -> String {
     let mut out = String::new();
     for frame in frames {
         let _ = writeln!(out, "{}", frame.caption);
-        out.push_str(&if ansi { board_ansi(&frame.board) } else { board_text(&frame.board) });
+        out.push_str(&if ansi {
+            board_ansi(&frame.board)
+        } else {
+            board_text(&frame.board)
+        });
         out.push('\n');
     }
     out
@@ -78,7 +82,10 @@ pub fn frames_text(frames: &[Frame], ansi: bool) -> String {
 
 /// Escapes text for HTML.
 fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// One self-contained HTML page (inline SVG, CSS and script, no network)
@@ -95,7 +102,11 @@ pub fn frames_html(title: &str, frames: &[Frame]) -> String {
         .iter()
         .map(|f| {
             let rows: Vec<String> = (0..f.board.height())
-                .map(|r| (0..f.board.width()).map(|c| f.board.cell_char(f.board.get(r, c))).collect())
+                .map(|r| {
+                    (0..f.board.width())
+                        .map(|c| f.board.cell_char(f.board.get(r, c)))
+                        .collect()
+                })
                 .collect();
             serde_json::json!({ "caption": f.caption, "moves": f.moves_done, "rows": rows })
         })
@@ -104,7 +115,12 @@ pub fn frames_html(title: &str, frames: &[Frame]) -> String {
         .kinds()
         .iter()
         .enumerate()
-        .map(|(k, ch)| (ch.to_string(), serde_json::Value::from(PALETTE[k % PALETTE.len()].1)))
+        .map(|(k, ch)| {
+            (
+                ch.to_string(),
+                serde_json::Value::from(PALETTE[k % PALETTE.len()].1),
+            )
+        })
         .collect();
     let data = serde_json::json!({ "frames": frame_values, "colours": colours, "width": board.width(), "height": board.height() });
     // `</` must not appear inside the script element.
@@ -194,16 +210,30 @@ draw();
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzznic::level::Position;
     use crate::puzznic::level::parse_level;
     use crate::puzznic::simulator::{Direction, Move, replay};
-    use crate::puzznic::level::Position;
     use pddl_syntax::SourceFile;
 
     #[test]
     fn renders_text_ansi_and_html() {
         let level = parse_level(&SourceFile::new("t", "######\n#a..a#\n######\n")).unwrap();
-        let mv = Move { from: Position { row: 1, col: 1 }, direction: Direction::Right };
-        let frames = replay(&level.board, &[mv, Move { from: Position { row: 1, col: 2 }, direction: Direction::Right }], false).unwrap();
+        let mv = Move {
+            from: Position { row: 1, col: 1 },
+            direction: Direction::Right,
+        };
+        let frames = replay(
+            &level.board,
+            &[
+                mv,
+                Move {
+                    from: Position { row: 1, col: 2 },
+                    direction: Direction::Right,
+                },
+            ],
+            false,
+        )
+        .unwrap();
         let text = frames_text(&frames, false);
         assert_eq!(
             text,

@@ -42,7 +42,10 @@ impl Move {
             Direction::Left => self.from.col.checked_sub(1)?,
             Direction::Right => self.from.col + 1,
         };
-        Some(Position { row: self.from.row, col })
+        Some(Position {
+            row: self.from.row,
+            col,
+        })
     }
 }
 
@@ -92,7 +95,13 @@ impl Board {
         let Cell::Tile(kind) = self.at(mv.from) else {
             return Err(MoveError::NoTile(mv.from));
         };
-        let to = mv.to().filter(|&to| self.at(to) == Cell::Empty).ok_or(MoveError::Blocked { from: mv.from, direction: mv.direction })?;
+        let to = mv
+            .to()
+            .filter(|&to| self.at(to) == Cell::Empty)
+            .ok_or(MoveError::Blocked {
+                from: mv.from,
+                direction: mv.direction,
+            })?;
         let mut next = self.clone();
         next.set(mv.from, Cell::Empty);
         next.set(to, Cell::Tile(kind));
@@ -139,12 +148,20 @@ impl Board {
     pub fn gravity_step(&mut self) -> bool {
         let movers: Vec<Position> = self
             .playfield()
-            .filter(|&p| matches!(self.at(p), Cell::Tile(_)) && self.get(p.row + 1, p.col) == Cell::Empty)
+            .filter(|&p| {
+                matches!(self.at(p), Cell::Tile(_)) && self.get(p.row + 1, p.col) == Cell::Empty
+            })
             .collect();
         // Lowest first: a mover's target was empty and is nobody's source.
         for &p in movers.iter().rev() {
             let tile = self.at(p);
-            self.set(Position { row: p.row + 1, col: p.col }, tile);
+            self.set(
+                Position {
+                    row: p.row + 1,
+                    col: p.col,
+                },
+                tile,
+            );
             self.set(p, Cell::Empty);
         }
         !movers.is_empty()
@@ -181,7 +198,9 @@ impl Board {
         let doomed: Vec<Position> = self
             .playfield()
             .filter(|&p| {
-                let Cell::Tile(k) = self.at(p) else { return false };
+                let Cell::Tile(k) = self.at(p) else {
+                    return false;
+                };
                 let same = |row: Option<usize>, col: Option<usize>| match (row, col) {
                     (Some(r), Some(c)) => self.get(r, c) == Cell::Tile(k),
                     _ => false,
@@ -316,7 +335,12 @@ pub fn solve_bfs(start: &Board, max_states: usize) -> (BfsOutcome, BfsStats) {
             }
             if states.len() >= max_states.min(u32::MAX as usize) {
                 stats.states = states.len();
-                return (BfsOutcome::LimitReached { at_least: depth as usize + 1 }, stats);
+                return (
+                    BfsOutcome::LimitReached {
+                        at_least: depth as usize + 1,
+                    },
+                    stats,
+                );
             }
             let next_index = states.len() as u32;
             seen.insert(key.clone(), next_index);
@@ -339,7 +363,10 @@ struct Codec {
 
 impl Codec {
     fn new(board: &Board) -> Codec {
-        Codec { template: board.clone(), playfield: board.playfield().collect() }
+        Codec {
+            template: board.clone(),
+            playfield: board.playfield().collect(),
+        }
     }
 
     fn encode(&self, board: &Board) -> Box<[u8]> {
@@ -355,7 +382,14 @@ impl Codec {
     fn decode(&self, code: &[u8]) -> Board {
         let mut board = self.template.clone();
         for (&p, &c) in self.playfield.iter().zip(code) {
-            board.set(p, if c == 0 { Cell::Empty } else { Cell::Tile(c - 1) });
+            board.set(
+                p,
+                if c == 0 {
+                    Cell::Empty
+                } else {
+                    Cell::Tile(c - 1)
+                },
+            );
         }
         board
     }
@@ -388,7 +422,11 @@ pub struct ReplayError {
 /// start and one per move, or with `physics` one per gravity and vanishing
 /// step as well.
 pub fn replay(start: &Board, moves: &[Move], physics: bool) -> Result<Vec<Frame>, ReplayError> {
-    let mut frames = vec![Frame { moves_done: 0, caption: "start".to_string(), board: start.clone() }];
+    let mut frames = vec![Frame {
+        moves_done: 0,
+        caption: "start".to_string(),
+        board: start.clone(),
+    }];
     let mut board = start.clone();
     let settle = |board: &mut Board, frames: &mut Vec<Frame>, moves_done: usize| {
         if physics {
@@ -397,7 +435,11 @@ pub fn replay(start: &Board, moves: &[Move], physics: bool) -> Result<Vec<Frame>
                     PhysicsStep::Gravity => "gravity".to_string(),
                     PhysicsStep::Vanish(n) => format!("{n} tiles vanish"),
                 };
-                frames.push(Frame { moves_done, caption, board: next.clone() });
+                frames.push(Frame {
+                    moves_done,
+                    caption,
+                    board: next.clone(),
+                });
                 *board = next;
             }
         } else {
@@ -407,19 +449,35 @@ pub fn replay(start: &Board, moves: &[Move], physics: bool) -> Result<Vec<Frame>
     if !board.is_still() {
         settle(&mut board, &mut frames, 0);
         if !physics {
-            frames.push(Frame { moves_done: 0, caption: "settled".to_string(), board: board.clone() });
+            frames.push(Frame {
+                moves_done: 0,
+                caption: "settled".to_string(),
+                board: board.clone(),
+            });
         }
     }
     for (i, &mv) in moves.iter().enumerate() {
-        let pushed = board.pushed(mv).map_err(|reason| ReplayError { number: i + 1, mv, reason })?;
+        let pushed = board.pushed(mv).map_err(|reason| ReplayError {
+            number: i + 1,
+            mv,
+            reason,
+        })?;
         board = pushed;
         let caption = format!("move {}: {mv}", i + 1);
         if physics {
-            frames.push(Frame { moves_done: i + 1, caption, board: board.clone() });
+            frames.push(Frame {
+                moves_done: i + 1,
+                caption,
+                board: board.clone(),
+            });
             settle(&mut board, &mut frames, i + 1);
         } else {
             settle(&mut board, &mut frames, i + 1);
-            frames.push(Frame { moves_done: i + 1, caption, board: board.clone() });
+            frames.push(Frame {
+                moves_done: i + 1,
+                caption,
+                board: board.clone(),
+            });
         }
     }
     Ok(frames)

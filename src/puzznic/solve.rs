@@ -25,23 +25,38 @@ pub fn ground_level(level: &Level, problem_name: &str) -> Result<Task, PlanLevel
     let problem_text = problem_pddl(level, problem_name);
     let render = |diagnostics: &[pddl_syntax::Diagnostic], path: &str, text: &str| {
         let file = pddl_syntax::SourceFile::new(path, text);
-        diagnostics.iter().map(|d| d.render(&file)).collect::<String>()
+        diagnostics
+            .iter()
+            .map(|d| d.render(&file))
+            .collect::<String>()
     };
     let domain = pddl_syntax::parse_domain(super::DOMAIN)
         .map_err(|d| PlanLevelError::Pddl(render(&d, "domain.pddl", super::DOMAIN)))?;
-    let problem =
-        pddl_syntax::parse_problem(&problem_text).map_err(|d| PlanLevelError::Pddl(render(&d, "problem.pddl", &problem_text)))?;
+    let problem = pddl_syntax::parse_problem(&problem_text)
+        .map_err(|d| PlanLevelError::Pddl(render(&d, "problem.pddl", &problem_text)))?;
     let mut errors: Vec<pddl_syntax::Diagnostic> = pddl_syntax::check::check_domain(&domain);
     errors.retain(|d| d.is_error());
     if !errors.is_empty() {
-        return Err(PlanLevelError::Pddl(render(&errors, "domain.pddl", super::DOMAIN)));
+        return Err(PlanLevelError::Pddl(render(
+            &errors,
+            "domain.pddl",
+            super::DOMAIN,
+        )));
     }
     let mut errors = pddl_syntax::check::check_problem(&domain, &problem);
     errors.retain(|d| d.is_error());
     if !errors.is_empty() {
-        return Err(PlanLevelError::Pddl(render(&errors, "problem.pddl", &problem_text)));
+        return Err(PlanLevelError::Pddl(render(
+            &errors,
+            "problem.pddl",
+            &problem_text,
+        )));
     }
-    Ok(pddl_ground::ground(&domain, &problem, &GroundOptions::default())?)
+    Ok(pddl_ground::ground(
+        &domain,
+        &problem,
+        &GroundOptions::default(),
+    )?)
 }
 
 /// A plan for a level: the PDDL plan lines and the player moves in it.
@@ -58,7 +73,10 @@ impl LevelPlan {
     pub fn from_operators(task: &Task, operators: &[pddl_ground::task::OperatorId]) -> LevelPlan {
         let mut plan_lines = Vec::new();
         let mut moves = Vec::new();
-        for op in operators.iter().filter_map(|&id| task.operators.get(id as usize)) {
+        for op in operators
+            .iter()
+            .filter_map(|&id| task.operators.get(id as usize))
+        {
             plan_lines.push(op.plan_line());
             if let Some(mv) = action_move(&op.name, &op.args) {
                 moves.push(mv);
@@ -79,6 +97,9 @@ pub fn plan_level(
 ) -> Result<(SearchResult, Option<LevelPlan>), PlanLevelError> {
     let task = ground_level(level, problem_name)?;
     let result = pddl_search::search(&task, options, cancel, observer);
-    let plan = result.plan.as_ref().map(|p| LevelPlan::from_operators(&task, &p.operators));
+    let plan = result
+        .plan
+        .as_ref()
+        .map(|p| LevelPlan::from_operators(&task, &p.operators));
     Ok((result, plan))
 }

@@ -229,10 +229,9 @@ impl ProgramBuilder<'_> {
             Formula::Lit {
                 atom,
                 positive: false,
+            } if self.model.predicates[atom.pred as usize].kind == PredKind::Static => {
+                filters.push(Filter::NotIn(atom.pred, atom.args.clone()));
             }
-                if self.model.predicates[atom.pred as usize].kind == PredKind::Static => {
-                    filters.push(Filter::NotIn(atom.pred, atom.args.clone()));
-                }
             Formula::Eq { a, b, positive } => filters.push(if *positive {
                 Filter::Eq(*a, *b)
             } else {
@@ -274,11 +273,20 @@ impl ProgramBuilder<'_> {
                 args: vec![Arg::Var(q.var)],
             });
         }
-        let (ground, body): (Vec<BodyAtom>, Vec<BodyAtom>) =
-            body.into_iter().partition(|a| a.args.iter().all(|x| matches!(x, Arg::Obj(_))));
+        let (ground, body): (Vec<BodyAtom>, Vec<BodyAtom>) = body
+            .into_iter()
+            .partition(|a| a.args.iter().all(|x| matches!(x, Arg::Obj(_))));
         let mut ground_body: Vec<(u32, Vec<ObjId>)> = ground
             .into_iter()
-            .map(|a| (a.pred, a.args.iter().map(|x| if let Arg::Obj(o) = x { *o } else { NONE }).collect()))
+            .map(|a| {
+                (
+                    a.pred,
+                    a.args
+                        .iter()
+                        .map(|x| if let Arg::Obj(o) = x { *o } else { NONE })
+                        .collect(),
+                )
+            })
             .collect();
         ground_body.sort_unstable();
         ground_body.dedup();
@@ -296,7 +304,9 @@ impl ProgramBuilder<'_> {
                 steps: Vec::new(),
             },
         };
-        rule.plans = (0..rule.body.len()).map(|t| self.plan(&rule, Some(t))).collect();
+        rule.plans = (0..rule.body.len())
+            .map(|t| self.plan(&rule, Some(t)))
+            .collect();
         rule.full_plan = self.plan(&rule, None);
         self.rules.push(rule);
     }
@@ -318,7 +328,9 @@ impl ProgramBuilder<'_> {
             ready
         };
         let trigger_filters = take_ready(&bound, &mut pending_filters);
-        let mut remaining: Vec<usize> = (0..rule.body.len()).filter(|&i| Some(i) != trigger).collect();
+        let mut remaining: Vec<usize> = (0..rule.body.len())
+            .filter(|&i| Some(i) != trigger)
+            .collect();
         let mut steps = Vec::new();
         while !remaining.is_empty() {
             // Most bound positions first; among atoms with nothing bound,
@@ -440,6 +452,8 @@ impl Cands<'_> {
 struct Engine {
     relations: Vec<Relation>,
     rules: Vec<Rule>,
+    /// Most head tuples one join may produce; beyond it grounding stops.
+    emit_limit: usize,
 }
 
 impl Engine {
@@ -556,6 +570,11 @@ impl Engine {
             }
             if level + 1 == steps.len() {
                 emitted += emit(rule, bind, out);
+                if emitted > self.emit_limit {
+                    // The caller reports the blow-up; stop before the
+                    // buffer takes all memory.
+                    return emitted;
+                }
                 continue;
             }
             level += 1;
@@ -666,6 +685,7 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
     let mut engine = Engine {
         relations: b.relations,
         rules: b.rules,
+        emit_limit: options.max_facts.min(options.max_operators),
     };
     let mut triggers: Vec<Vec<(u32, u32)>> = vec![Vec::new(); engine.relations.len()];
     // Rules waiting for a ground atom, and how many each still misses.
@@ -678,7 +698,10 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
             }
         }
         for (pred, args) in &rule.ground_body {
-            ground_triggers.entry((*pred, args.as_slice().into())).or_default().push(ri as u32);
+            ground_triggers
+                .entry((*pred, args.as_slice().into()))
+                .or_default()
+                .push(ri as u32);
         }
         missing.push(rule.ground_body.len());
     }
@@ -705,14 +728,26 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
                           out: &mut Vec<u32>,
                           queue: &mut VecDeque<(u32, u32)>|
      -> Result<(), GroundError> {
+        if emitted > engine.emit_limit {
+            return Err(match guarded.get(&head) {
+                Some(&ai) => GroundError::TooManyOperators {
+                    action: model.actions[ai].name.clone(),
+                    limit: options.max_operators,
+                },
+                None => GroundError::TooManyFacts {
+                    limit: options.max_facts,
+                },
+            });
+        }
         let rel = &mut engine.relations[head as usize];
         let mut inserted = 0usize;
         if rel.arity == 0 {
             if emitted > 0
-                && let Some(i) = rel.insert(&[]) {
-                    queue.push_back((head, i));
-                    inserted += 1;
-                }
+                && let Some(i) = rel.insert(&[])
+            {
+                queue.push_back((head, i));
+                inserted += 1;
+            }
         } else {
             for t in out.chunks_exact(rel.arity) {
                 if let Some(i) = rel.insert(t) {
@@ -729,25 +764,27 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
             });
         }
         if let Some(&ai) = guarded.get(&head)
-            && engine.relations[head as usize].len() > options.max_operators {
-                return Err(GroundError::TooManyOperators {
-                    action: model.actions[ai].name.clone(),
-                    limit: options.max_operators,
-                });
-            }
+            && engine.relations[head as usize].len() > options.max_operators
+        {
+            return Err(GroundError::TooManyOperators {
+                action: model.actions[ai].name.clone(),
+                limit: options.max_operators,
+            });
+        }
         Ok(())
     };
     // Rules without ground atoms are enabled from the start: those with
     // no other atoms hold unconditionally.
-    for ri in 0..engine.rules.len() {
-        if missing[ri] == 0 && engine.rules[ri].body.is_empty() {
-            let rule = &engine.rules[ri];
-            bind.clear();
-            bind.resize(rule.num_vars, NONE);
-            let head = rule.head_pred;
-            let emitted = engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
-            insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
-        }
+    let unconditional: Vec<usize> = (0..engine.rules.len())
+        .filter(|&ri| missing[ri] == 0 && engine.rules[ri].body.is_empty())
+        .collect();
+    for ri in unconditional {
+        let rule = &engine.rules[ri];
+        bind.clear();
+        bind.resize(rule.num_vars, NONE);
+        let head = rule.head_pred;
+        let emitted = engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
+        insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
     }
     let mut tuple: Vec<u32> = Vec::new();
     while let Some((pred, i)) = queue.pop_front() {
@@ -767,7 +804,8 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
                 bind.clear();
                 bind.resize(rule.num_vars, NONE);
                 let head = rule.head_pred;
-                let emitted = engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
+                let emitted =
+                    engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
                 if emitted > 0 {
                     insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
                 }
@@ -781,7 +819,14 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
             bind.clear();
             bind.resize(rule.num_vars, NONE);
             let head = rule.head_pred;
-            let emitted = engine.fire(rule, &rule.plans[pi as usize], &tuple, &mut bind, &mut key, &mut out);
+            let emitted = engine.fire(
+                rule,
+                &rule.plans[pi as usize],
+                &tuple,
+                &mut bind,
+                &mut key,
+                &mut out,
+            );
             if emitted > 0 {
                 insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
             }
@@ -821,7 +866,9 @@ mod tests {
         let mut rng = Rng(seed | 1);
         let n_objects = 1 + rng.below(4);
         let arities: Vec<usize> = (0..4).map(|_| rng.below(3)).collect();
-        let mut domain = String::from("(define (domain r) (:requirements :typing :negative-preconditions :equality)\n(:types t - object)\n(:predicates");
+        let mut domain = String::from(
+            "(define (domain r) (:requirements :typing :negative-preconditions :equality)\n(:types t - object)\n(:predicates",
+        );
         for (p, a) in arities.iter().enumerate() {
             domain.push_str(&format!(" (p{p}"));
             for i in 0..*a {
@@ -831,7 +878,11 @@ mod tests {
         }
         domain.push_str(")\n");
         let term = |rng: &mut Rng, n_params: usize| {
-            if n_params > 0 && rng.below(5) > 0 { format!("?v{}", rng.below(n_params)) } else { format!("o{}", rng.below(n_objects)) }
+            if n_params > 0 && rng.below(5) > 0 {
+                format!("?v{}", rng.below(n_params))
+            } else {
+                format!("o{}", rng.below(n_objects))
+            }
         };
         let atom = |rng: &mut Rng, n_params: usize| {
             let p = rng.below(arities.len());
@@ -847,14 +898,25 @@ mod tests {
             let n_params = rng.below(4);
             domain.push_str(&format!("(:action a{a} :parameters ("));
             for i in 0..n_params {
-                domain.push_str(&format!("?v{i} - {} ", if rng.below(3) == 0 { "t" } else { "object" }));
+                domain.push_str(&format!(
+                    "?v{i} - {} ",
+                    if rng.below(3) == 0 { "t" } else { "object" }
+                ));
             }
             domain.push_str(") :precondition (and");
             for _ in 0..rng.below(4) {
                 match rng.below(6) {
                     0 => domain.push_str(&format!(" (not {})", atom(&mut rng, n_params))),
-                    1 => domain.push_str(&format!(" (not (= {} {}))", term(&mut rng, n_params), term(&mut rng, n_params))),
-                    2 => domain.push_str(&format!(" (= {} {})", term(&mut rng, n_params), term(&mut rng, n_params))),
+                    1 => domain.push_str(&format!(
+                        " (not (= {} {}))",
+                        term(&mut rng, n_params),
+                        term(&mut rng, n_params)
+                    )),
+                    2 => domain.push_str(&format!(
+                        " (= {} {})",
+                        term(&mut rng, n_params),
+                        term(&mut rng, n_params)
+                    )),
                     _ => domain.push_str(&format!(" {}", atom(&mut rng, n_params))),
                 }
             }
@@ -870,7 +932,14 @@ mod tests {
         domain.push(')');
         let mut problem = String::from("(define (problem r1) (:domain r) (:objects");
         for o in 0..n_objects {
-            problem.push_str(&format!(" o{o}{}", if rng.below(2) == 0 { " - t" } else { " - object" }));
+            problem.push_str(&format!(
+                " o{o}{}",
+                if rng.below(2) == 0 {
+                    " - t"
+                } else {
+                    " - object"
+                }
+            ));
         }
         problem.push_str(") (:init");
         for _ in 0..rng.below(6) {
@@ -898,7 +967,11 @@ mod tests {
         loop {
             let mut changed = false;
             for (ai, a) in model.actions.iter().enumerate() {
-                let sets: Vec<&[u32]> = a.params.iter().map(|q| model.sets[q.set as usize].as_slice()).collect();
+                let sets: Vec<&[u32]> = a
+                    .params
+                    .iter()
+                    .map(|q| model.sets[q.set as usize].as_slice())
+                    .collect();
                 let total: usize = sets.iter().map(|s| s.len()).product();
                 for mut k in 0..total {
                     let mut b = vec![0u32; a.num_vars];
@@ -912,11 +985,21 @@ mod tests {
                     };
                     let holds = parts.iter().all(|f| match f {
                         Formula::Lit { atom, positive } => {
-                            let ground = (atom.pred, atom.args.iter().map(|x| value(x, &b)).collect::<Vec<_>>());
-                            let is_static = model.predicates[atom.pred as usize].kind == PredKind::Static;
-                            if *positive { facts.contains(&ground) } else { !is_static || !facts.contains(&ground) }
+                            let ground = (
+                                atom.pred,
+                                atom.args.iter().map(|x| value(x, &b)).collect::<Vec<_>>(),
+                            );
+                            let is_static =
+                                model.predicates[atom.pred as usize].kind == PredKind::Static;
+                            if *positive {
+                                facts.contains(&ground)
+                            } else {
+                                !is_static || !facts.contains(&ground)
+                            }
                         }
-                        Formula::Eq { a, b: c, positive } => (value(a, &b) == value(c, &b)) == *positive,
+                        Formula::Eq { a, b: c, positive } => {
+                            (value(a, &b) == value(c, &b)) == *positive
+                        }
                         _ => true,
                     });
                     if !holds {
@@ -926,7 +1009,10 @@ mod tests {
                     changed |= bindings[ai].insert(tuple);
                     for g in &a.groups {
                         for add in &g.adds {
-                            changed |= facts.insert((add.pred, add.args.iter().map(|x| value(x, &b)).collect()));
+                            changed |= facts.insert((
+                                add.pred,
+                                add.args.iter().map(|x| value(x, &b)).collect(),
+                            ));
                         }
                     }
                 }
@@ -938,7 +1024,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
         #[test]
         fn fixpoint_matches_naive_enumeration(seed in any::<u64>()) {
             let (domain_text, problem_text) = random_task(seed);

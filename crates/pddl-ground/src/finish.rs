@@ -14,9 +14,99 @@ use crate::task::{
 const MAX_ROUNDS: usize = 8;
 
 pub(crate) fn finish(model: &Model, mut raw: RawTask) -> Task {
+    // Operators that need always-false facts go first, so that the
+    // fluents only they change count as unchanged; folding may in turn
+    // drop operators and expose more constant facts.
+    eliminate_constant_facts(&mut raw);
+    fold_unchanged_fluents(&mut raw);
     let (cost_model, metric) = cost_model(&mut raw);
     eliminate_constant_facts(&mut raw);
     compact(model, raw, cost_model, metric)
+}
+
+/// Replaces fluents that no operator changes by their initial value and
+/// folds constant subexpressions.
+fn fold_expr(e: &mut NumExpr, written: &[bool], init: &[f64]) {
+    let folded = match e {
+        NumExpr::Const(_) => return,
+        NumExpr::Fluent(id) => {
+            if written[*id as usize] {
+                return;
+            }
+            init[*id as usize]
+        }
+        NumExpr::Neg(a) => {
+            fold_expr(a, written, init);
+            match **a {
+                NumExpr::Const(c) => -c,
+                _ => return,
+            }
+        }
+        NumExpr::Add(a, b) | NumExpr::Sub(a, b) | NumExpr::Mul(a, b) | NumExpr::Div(a, b) => {
+            fold_expr(a, written, init);
+            fold_expr(b, written, init);
+            if !matches!((&**a, &**b), (NumExpr::Const(_), NumExpr::Const(_))) {
+                return;
+            }
+            // Both sides are constants: evaluation needs no state.
+            e.eval(&[]).unwrap_or(f64::NAN)
+        }
+    };
+    *e = NumExpr::Const(folded);
+}
+
+/// Fluents that no operator changes keep their initial value everywhere:
+/// they become constants, and numeric conditions that become constant are
+/// decided (operators, conditional effects and axioms that can never
+/// apply are removed; a goal condition that can never hold is kept, so
+/// the task stays visibly unsolvable).
+fn fold_unchanged_fluents(raw: &mut RawTask) {
+    let mut written = vec![false; raw.fluents.len()];
+    for op in &raw.operators {
+        for n in op
+            .numeric
+            .iter()
+            .chain(op.conditional.iter().flat_map(|c| &c.numeric))
+        {
+            written[n.fluent as usize] = true;
+        }
+    }
+    if written.iter().all(|&w| w) {
+        return;
+    }
+    let init = raw.init_fluents.clone();
+    // Folds a conjunction's conditions; false when one can never hold.
+    let decide = |c: &mut Conjunction, keep_false: bool| -> bool {
+        let mut possible = true;
+        c.numeric.retain_mut(|n| {
+            fold_expr(&mut n.lhs, &written, &init);
+            fold_expr(&mut n.rhs, &written, &init);
+            if !matches!((&n.lhs, &n.rhs), (NumExpr::Const(_), NumExpr::Const(_))) {
+                return true;
+            }
+            let holds = n.holds(&[]);
+            possible &= holds;
+            !holds && keep_false
+        });
+        possible
+    };
+    raw.operators.retain_mut(|op| {
+        if !decide(&mut op.precondition, false) {
+            return false;
+        }
+        for n in &mut op.numeric {
+            fold_expr(&mut n.expr, &written, &init);
+        }
+        op.conditional.retain_mut(|c| {
+            for n in &mut c.numeric {
+                fold_expr(&mut n.expr, &written, &init);
+            }
+            decide(&mut c.condition, false)
+        });
+        true
+    });
+    raw.axioms.retain_mut(|a| decide(&mut a.body, false));
+    decide(&mut raw.goal, true);
 }
 
 fn visit_expr(e: &NumExpr, f: &mut impl FnMut(FluentId)) {
@@ -395,8 +485,7 @@ fn compact(
     for a in &mut raw.axioms {
         tidy(&mut a.body);
     }
-    raw.axioms
-        .sort_by_key(|a| (a.stratum, a.head));
+    raw.axioms.sort_by_key(|a| (a.stratum, a.head));
     tidy(&mut raw.goal);
     Task {
         domain_name: model.domain_name.clone(),

@@ -62,8 +62,18 @@ struct Grounder<'a> {
     reach: &'a Reach,
     /// First provisional fact id of each model predicate's relation.
     fact_offset: Vec<u32>,
+    /// Number of provisional facts of the model's predicates; extra facts
+    /// (auxiliary and goal facts) are numbered from here.
+    n_facts: u32,
     extra_facts: Vec<GroundAtom>,
-    fluents: IndexMap<(u32, Vec<ObjId>), FluentId>,
+    /// Per extra fact: whether axioms derive it, and its stratum.
+    extra_derived: Vec<Option<u32>>,
+    /// Stratum of every predicate (0 for non-derived ones).
+    pred_strata: Vec<u32>,
+    /// Axioms defining auxiliary facts.
+    aux_axioms: Vec<Axiom>,
+    /// Interned fluents, keyed by `[function, args...]`.
+    fluents: IndexMap<Vec<u32>, FluentId>,
     key: Vec<ObjId>,
     budget: usize,
 }
@@ -103,8 +113,12 @@ impl Grounder<'_> {
         if self.model.functions[func as usize].is_static {
             return NumExpr::Const(self.model.init_value(func, &self.key));
         }
-        let next = self.fluents.len() as FluentId;
-        let id = *self.fluents.entry((func, self.key.clone())).or_insert(next);
+        self.key.insert(0, func);
+        if let Some(&id) = self.fluents.get(self.key.as_slice()) {
+            return NumExpr::Fluent(id);
+        }
+        let id = self.fluents.len() as FluentId;
+        self.fluents.insert(self.key.clone(), id);
         NumExpr::Fluent(id)
     }
 
@@ -487,21 +501,8 @@ impl Grounder<'_> {
                     out.numeric.extend(numeric);
                     continue;
                 }
-                let alternatives = dnf(&condition).ok_or_else(|| {
-                    unsupported(
-                        format!("an effect condition of action `{}` has more than {MAX_DISJUNCTS} alternatives", action.name),
-                        g.span,
-                    )
-                })?;
-                if alternatives.len() > 1 && !numeric.is_empty() {
-                    return Err(unsupported(
-                        format!(
-                            "a disjunctive effect condition with numeric effects in action `{}` (would apply them more than once)",
-                            action.name
-                        ),
-                        g.span,
-                    ));
-                }
+                // Numeric effects must not be duplicated over disjuncts.
+                let alternatives = self.alternatives(&condition, numeric.is_empty());
                 conditional_numeric.extend(numeric.iter().map(|n| n.fluent));
                 for condition in alternatives {
                     out.conditional.push(ConditionalEffect {
@@ -520,6 +521,92 @@ impl Grounder<'_> {
         Ok(out)
     }
 
+    /// The stratum of a derived fact, `None` for other facts.
+    fn derived_stratum(&self, f: FactId) -> Option<u32> {
+        if f >= self.n_facts {
+            return self.extra_derived[(f - self.n_facts) as usize];
+        }
+        let pred = self
+            .fact_offset
+            .partition_point(|&o| o <= f)
+            .saturating_sub(1);
+        (self.model.predicates[pred].kind == PredKind::Derived).then(|| self.pred_strata[pred])
+    }
+
+    fn new_fact(&mut self, predicate: &str, args: Vec<String>, stratum: Option<u32>) -> FactId {
+        let id = self.n_facts + self.extra_facts.len() as FactId;
+        self.extra_facts.push(GroundAtom {
+            predicate: predicate.to_string(),
+            args,
+        });
+        self.extra_derived.push(stratum);
+        id
+    }
+
+    /// The alternatives of a ground condition: its DNF when `split` is
+    /// allowed (or it has one disjunct) and it is small enough, otherwise
+    /// one conjunction in which every disjunction is replaced by an
+    /// auxiliary derived fact (with one axiom per disjunct).
+    fn alternatives(&mut self, g: &G, split: bool) -> Vec<Conjunction> {
+        if let Some(d) = dnf(g).filter(|d| split || d.len() <= 1) {
+            return d;
+        }
+        if matches!(g, G::False) {
+            return Vec::new();
+        }
+        let mut c = self.compile(g);
+        tidy(&mut c);
+        vec![c]
+    }
+
+    fn compile(&mut self, g: &G) -> Conjunction {
+        let mut out = Conjunction::default();
+        match g {
+            G::True => {}
+            G::Lit(f, true) => out.pos.push(*f),
+            G::Lit(f, false) => out.neg.push(*f),
+            G::Num(c) => out.numeric.push(c.clone()),
+            G::And(parts) => {
+                for p in parts {
+                    let c = self.compile(p);
+                    out.pos.extend(c.pos);
+                    out.neg.extend(c.neg);
+                    out.numeric.extend(c.numeric);
+                }
+            }
+            G::False | G::Or(_) => {
+                let parts: &[G] = if let G::Or(parts) = g { parts } else { &[] };
+                let bodies: Vec<Conjunction> = parts.iter().map(|p| self.compile(p)).collect();
+                // Above every derived fact it uses, strictly above the
+                // negated ones.
+                let stratum = bodies
+                    .iter()
+                    .flat_map(|b| {
+                        let pos = b.pos.iter().filter_map(|&f| self.derived_stratum(f));
+                        let neg = b
+                            .neg
+                            .iter()
+                            .filter_map(|&f| self.derived_stratum(f).map(|s| s + 1));
+                        pos.chain(neg).collect::<Vec<_>>()
+                    })
+                    .max()
+                    .unwrap_or(0);
+                let n = self.extra_facts.len().to_string();
+                let head = self.new_fact("@or", vec![n], Some(stratum));
+                for mut body in bodies {
+                    tidy(&mut body);
+                    self.aux_axioms.push(Axiom {
+                        head,
+                        body,
+                        stratum,
+                    });
+                }
+                out.pos.push(head);
+            }
+        }
+        out
+    }
+
     fn object_names(&self, args: &[ObjId]) -> Vec<String> {
         args.iter()
             .map(|&o| self.model.objects[o as usize].clone())
@@ -533,9 +620,10 @@ fn strata(model: &Model) -> Result<Vec<u32>, GroundError> {
     fn deps(f: &Formula, model: &Model, out: &mut Vec<(PredId, bool)>) {
         match f {
             Formula::Lit { atom, positive }
-                if model.predicates[atom.pred as usize].kind == PredKind::Derived => {
-                    out.push((atom.pred, *positive));
-                }
+                if model.predicates[atom.pred as usize].kind == PredKind::Derived =>
+            {
+                out.push((atom.pred, *positive));
+            }
             Formula::And(ps) | Formula::Or(ps) => ps.iter().for_each(|p| deps(p, model, out)),
             Formula::Forall(_, b) | Formula::Exists(_, b) => deps(b, model, out),
             _ => {}
@@ -609,12 +697,15 @@ pub(crate) fn instantiate(
         model,
         reach,
         fact_offset,
+        n_facts: facts.len() as u32,
         extra_facts: Vec::new(),
+        extra_derived: Vec::new(),
+        pred_strata: strata(model)?,
+        aux_axioms: Vec::new(),
         fluents: IndexMap::new(),
         key: Vec::new(),
         budget: MAX_FORMULA_NODES,
     };
-    let strata = strata(model)?;
 
     let mut operators = Vec::new();
     let mut conditional_numeric = Vec::new();
@@ -661,12 +752,7 @@ pub(crate) fn instantiate(
             } else {
                 make_or(alternatives)
             };
-            let disjuncts = dnf(&pre).ok_or_else(|| {
-                unsupported(
-                    format!("the precondition of action `{}` has more than {MAX_DISJUNCTS} alternatives", action.name),
-                    action.span,
-                )
-            })?;
+            let disjuncts = gr.alternatives(&pre, true);
             if disjuncts.is_empty() {
                 continue;
             }
@@ -724,20 +810,12 @@ pub(crate) fn instantiate(
             };
             gr.budget = MAX_FORMULA_NODES;
             let body = gr.formula(&d.body, &mut bind, d.span)?;
-            let disjuncts = dnf(&body).ok_or_else(|| {
-                unsupported(
-                    format!(
-                        "a rule of derived predicate `{}` has more than {MAX_DISJUNCTS} alternatives",
-                        model.predicates[d.head as usize].name
-                    ),
-                    d.span,
-                )
-            })?;
+            let disjuncts = gr.alternatives(&body, true);
             for body in disjuncts {
                 axioms.push(Axiom {
                     head,
                     body,
-                    stratum: strata[d.head as usize],
+                    stratum: gr.pred_strata[d.head as usize],
                 });
             }
         }
@@ -753,25 +831,19 @@ pub(crate) fn instantiate(
     let mut bind = vec![0 as ObjId; model.goal_num_vars];
     gr.budget = MAX_FORMULA_NODES;
     let goal_formula = gr.formula(&model.goal, &mut bind, model.goal_span)?;
-    let goal_disjuncts = dnf(&goal_formula).ok_or_else(|| GroundError::Unsupported {
-        diagnostic: Diagnostic::error(
-            format!("the goal has more than {MAX_DISJUNCTS} alternatives"),
-            model.goal_span,
-        ),
-        in_problem: true,
-    })?;
+    let goal_disjuncts = gr.alternatives(&goal_formula, true);
+    axioms.append(&mut gr.aux_axioms);
     let goal = match goal_disjuncts.len() {
         1 => goal_disjuncts.into_iter().next().unwrap_or_default(),
         n => {
             // No alternative: a fact that nothing makes true. Several: a
             // derived goal fact with one axiom per alternative.
-            let id = (facts.len() + gr.extra_facts.len()) as FactId;
-            let name = if n == 0 { "@unreachable-goal" } else { "@goal" };
-            gr.extra_facts.push(GroundAtom {
-                predicate: name.to_string(),
-                args: Vec::new(),
-            });
             let top = axioms.iter().map(|a| a.stratum).max().map_or(0, |s| s + 1);
+            let id = if n == 0 {
+                gr.new_fact("@unreachable-goal", Vec::new(), None)
+            } else {
+                gr.new_fact("@goal", Vec::new(), Some(top))
+            };
             for body in goal_disjuncts {
                 axioms.push(Axiom {
                     head: id,
@@ -785,8 +857,10 @@ pub(crate) fn instantiate(
             }
         }
     };
-    for extra in gr.extra_facts.drain(..) {
-        derived.push(extra.predicate == "@goal");
+    axioms.append(&mut gr.aux_axioms);
+    axioms.sort_by_key(|a| (a.stratum, a.head));
+    for (extra, stratum) in gr.extra_facts.drain(..).zip(&gr.extra_derived) {
+        derived.push(stratum.is_some());
         facts.push(extra);
     }
 
@@ -815,9 +889,9 @@ pub(crate) fn instantiate(
     let fluents: Vec<GroundAtom> = gr
         .fluents
         .keys()
-        .map(|(f, args)| GroundAtom {
-            predicate: model.functions[*f as usize].name.clone(),
-            args: args
+        .map(|key| GroundAtom {
+            predicate: model.functions[key[0] as usize].name.clone(),
+            args: key[1..]
                 .iter()
                 .map(|&o| model.objects[o as usize].clone())
                 .collect(),
@@ -826,7 +900,7 @@ pub(crate) fn instantiate(
     let init_fluents = gr
         .fluents
         .keys()
-        .map(|(f, args)| model.init_value(*f, args))
+        .map(|key| model.init_value(key[0], &key[1..]))
         .collect();
     conditional_numeric.sort_unstable();
     conditional_numeric.dedup();

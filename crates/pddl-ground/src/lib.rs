@@ -2,25 +2,48 @@
 //! with dense integer ids, conditional effects and numeric fluents.
 //!
 //! The pipeline:
-//! 1. [`normalize`]: types become object sets, conditions are put in
+//! 1. Normalisation (`normalize.rs`): types become object sets, conditions are put in
 //!    negation normal form (`imply` removed, negations pushed to literals,
 //!    negated comparisons flipped), effects are flattened into groups
 //!    sharing one `forall` prefix and one `when` condition, and
 //!    predicates/functions are classified as static, fluent or derived.
-//! 2. [`datalog`]: relaxed reachability. Every action, effect and derived
+//! 2. Reachability (`datalog.rs`): relaxed reachability. Every action, effect and derived
 //!    rule becomes a Datalog rule over its positive preconditions (plus a
 //!    type atom per variable); a semi-naive, queue-driven fixpoint with
 //!    joins ordered by shared variables finds the reachable facts and the
 //!    applicable parameter bindings, never enumerating the full product.
-//! 3. [`instantiate`]: each reachable binding becomes operators. Static
+//! 3. Instantiation (`instantiate.rs`): each reachable binding becomes operators. Static
 //!    facts, equality and static functions are evaluated; quantifiers in
 //!    conditions are expanded over the (finite) object sets; disjunctive
 //!    preconditions are split into one operator per disjunct of the
-//!    (simplified, ground) DNF; `forall`/`when` effects stay conditional
-//!    effects. Derived predicates become stratified axioms.
+//!    (simplified, ground) DNF, as long as it has at most 256 disjuncts;
+//!    beyond that (and for conditions of conditional effects with numeric
+//!    effects, which must not be applied twice) each disjunction becomes an
+//!    auxiliary derived fact `(@or n)` with one axiom per disjunct.
+//!    A disjunctive goal becomes a derived `(@goal)` fact the same way.
+//!    `forall`/`when` effects stay conditional effects. Derived predicates
+//!    become stratified axioms. Top-level existentials of a precondition
+//!    are bound by reachability (one operator per reachable witness after
+//!    simplification), nested quantifiers are expanded.
 //! 4. Finishing: facts that never change are compiled away, metric
 //!    fluents that only count costs become operator costs, and ids are
 //!    renumbered in a sorted, deterministic order.
+//!
+//! Costs: a metric `minimize` of a non-negatively weighted sum of fluents
+//! (`(total-cost)`, `(+ (* 2 (fuel-used)) (moves))`...) that operators
+//! only `increase` by state-independent amounts (constants and static
+//! functions, folded) becomes integer operator costs
+//! ([`task::CostModel::FromMetric`]); otherwise the fluents stay in the
+//! state and operators cost 1 ([`task::CostModel::NotOptimised`], with the
+//! reason). A metric using `total-time` is reported that way too rather
+//! than rejected: the actions are instantaneous, the task is still
+//! solvable, only the metric is not optimised (and the task has no
+//! [`task::GroundMetric`]).
+//!
+//! Limits: [`GroundOptions::max_operators`] and
+//! [`GroundOptions::max_facts`] stop grounding with an error before memory
+//! runs out; conditions deeper than 600 levels and quantifier expansions
+//! above two million nodes per condition are refused as unsupported.
 
 #![warn(missing_docs)]
 

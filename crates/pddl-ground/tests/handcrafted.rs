@@ -538,3 +538,114 @@ fn dump_names_facts_and_operators() {
         "{text}"
     );
 }
+
+const WIDE_OR_DOMAIN: &str = "
+(define (domain wide)
+  (:requirements :adl :numeric-fluents)
+  (:predicates (a ?x) (b ?x) (won))
+  (:functions (score))
+  (:action make-a :parameters (?x) :effect (a ?x))
+  (:action make-b :parameters (?x) :effect (b ?x))
+  (:action win :parameters ()
+    :precondition (forall (?x) (or (a ?x) (b ?x)))
+    :effect (won))
+  (:action count :parameters (?x)
+    :effect (when (or (a ?x) (b ?x)) (increase (score) 1))))";
+
+const WIDE_OR_PROBLEM: &str = "
+(define (problem wide-1) (:domain wide)
+  (:objects o1 o2 o3 o4 o5 o6 o7 o8 o9)
+  (:init (= (score) 0))
+  (:goal (won)))";
+
+/// `win` needs, for each of 9 objects, (a x) or (b x): 2^9 = 512
+/// alternatives, more than the 256 split limit. Instead each disjunction
+/// becomes an auxiliary derived fact `(@or n)` with 2 axioms: 1 operator,
+/// 9 auxiliary facts, 18 axioms. `count` has a numeric effect under a
+/// disjunctive condition, which must not be duplicated: one conditional
+/// effect per object on one more auxiliary fact (9 more facts, 18 more
+/// axioms). Operators: make-a 9, make-b 9, win 1, count 9 = 28.
+/// Facts: a 9, b 9, won 1, auxiliary 18 = 37.
+#[test]
+fn wide_disjunctions_become_auxiliary_axioms() {
+    let task = ok(WIDE_OR_DOMAIN, WIDE_OR_PROBLEM);
+    assert_eq!(task.operators.len(), 28);
+    assert_eq!(count(&task, "win"), 1);
+    assert_eq!(task.axioms.len(), 36);
+    assert_eq!(task.facts.len(), 37, "{:?}", fact_names(&task));
+    let win = task
+        .operators
+        .iter()
+        .find(|o| o.name == "win")
+        .expect("win");
+    assert_eq!(win.precondition.pos.len(), 9);
+    assert!(
+        win.precondition
+            .pos
+            .iter()
+            .all(|&f| task.facts[f as usize].predicate == "@or")
+    );
+    for op in task.operators.iter().filter(|o| o.name == "count") {
+        assert_eq!(op.conditional.len(), 1);
+        assert_eq!(op.conditional[0].numeric.len(), 1);
+    }
+}
+
+/// 5 parameters over 40 objects and no precondition: 40^5 ≈ 10^8
+/// bindings. Grounding stops at the limit instead of running out of
+/// memory, naming the action.
+#[test]
+fn parameter_blow_up_is_stopped() {
+    let domain = "(define (domain big) (:predicates (p ?a ?b ?c ?d ?e))
+      (:action huge :parameters (?a ?b ?c ?d ?e) :effect (p ?a ?b ?c ?d ?e)))";
+    let objects: Vec<String> = (0..40).map(|i| format!("o{i}")).collect();
+    let problem = format!(
+        "(define (problem b) (:domain big) (:objects {}) (:init) (:goal (p o1 o2 o3 o4 o5)))",
+        objects.join(" ")
+    );
+    let domain = pddl_syntax::parse_domain(domain).expect("parses");
+    let problem = pddl_syntax::parse_problem(&problem).expect("parses");
+    let options = GroundOptions {
+        max_operators: 10_000,
+        ..GroundOptions::default()
+    };
+    match ground(&domain, &problem, &options) {
+        Err(GroundError::TooManyOperators { action, limit }) => {
+            assert_eq!(action, "huge");
+            assert_eq!(limit, 10_000);
+        }
+        other => panic!("expected TooManyOperators, got {other:?}"),
+    }
+}
+
+/// Truck u sits at c, where no distance is defined, so no operator moves
+/// it and `(fuel u)` never changes: the goal's condition on it is decided
+/// from the initial value (10 ≥ 5 holds and disappears; 10 ≥ 50 can never
+/// hold and stays, as a constant comparison). Only `(fuel t)` remains a
+/// fluent.
+#[test]
+fn unchanged_fluents_are_folded() {
+    let problem = |bound: u32| {
+        format!(
+            "(define (problem numeric-2) (:domain numeric)
+               (:objects t u - truck a b c - loc)
+               (:init (at t a) (at u c) (= (fuel t) 10) (= (fuel u) 10)
+                      (= (distance a b) 3) (= (distance b c) 4) (= (total-cost) 0))
+               (:goal (and (at t c) (>= (fuel u) {bound})))
+               (:metric minimize (total-cost)))"
+        )
+    };
+    let task = ok(NUMERIC_DOMAIN, &problem(5));
+    assert_eq!(task.operators.len(), 2);
+    assert!(task.goal.numeric.is_empty());
+    assert_eq!(
+        task.fluents
+            .iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>(),
+        ["(fuel t)"]
+    );
+    let task = ok(NUMERIC_DOMAIN, &problem(50));
+    assert_eq!(task.goal.numeric.len(), 1);
+    assert!(!task.goal.numeric[0].holds(&[10.0]));
+}

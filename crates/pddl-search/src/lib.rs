@@ -94,7 +94,7 @@ pub fn search(
             let mut h = heuristics::create(options.heuristic, task, CostType::PlusOne);
             let r = eager::run(
                 &mut space,
-                h.as_mut(),
+                &mut [h.as_mut()],
                 params,
                 TieBreakingOpenList::new(false),
                 &mut monitor,
@@ -156,11 +156,17 @@ fn run_engine(
                 && options.heuristic == HeuristicKind::Blind
                 && task.operators.iter().all(|o| o.cost <= 1)
             {
-                eager::run(space, h.as_mut(), params, BucketOpenList::new(), monitor)
+                eager::run(
+                    space,
+                    &mut [h.as_mut()],
+                    params,
+                    BucketOpenList::new(),
+                    monitor,
+                )
             } else {
                 eager::run(
                     space,
-                    h.as_mut(),
+                    &mut [h.as_mut()],
                     params,
                     TieBreakingOpenList::new(false),
                     monitor,
@@ -172,48 +178,43 @@ fn run_engine(
             // guides it better than costs, which can be zero or huge.
             let mut h = heuristics::create(options.heuristic, task, CostType::Unit);
             let preferred = options.preferred_operators && h.has_preferred_operators();
-            match (options.engine, preferred) {
-                (Engine::EagerGreedy, _) => {
-                    let params = EagerParams {
-                        priority: Priority::Greedy,
-                        reopen: false,
-                        preferred,
-                        bound,
-                    };
-                    if preferred {
-                        eager::run(
-                            space,
-                            h.as_mut(),
-                            params,
-                            AlternationOpenList::new(),
-                            monitor,
-                        )
-                    } else {
-                        eager::run(
-                            space,
-                            h.as_mut(),
-                            params,
-                            TieBreakingOpenList::new(false),
-                            monitor,
-                        )
-                    }
-                }
-                (_, true) => lazy::run(
-                    space,
-                    h.as_mut(),
-                    true,
+            let mut goal_count = heuristics::goal_count::GoalCount::new(task);
+            let mut evaluators: Vec<&mut dyn heuristics::Heuristic> = vec![h.as_mut()];
+            if options.goal_count_alternation && options.heuristic != HeuristicKind::GoalCount {
+                evaluators.push(&mut goal_count);
+            }
+            let alternation = preferred || evaluators.len() > 1;
+            if options.engine == Engine::EagerGreedy {
+                let params = EagerParams {
+                    priority: Priority::Greedy,
+                    reopen: false,
+                    preferred,
                     bound,
-                    AlternationOpenList::new(),
-                    monitor,
-                ),
-                (_, false) => lazy::run(
+                };
+                if alternation {
+                    let open = AlternationOpenList::new(evaluators.len());
+                    eager::run(space, &mut evaluators, params, open, monitor)
+                } else {
+                    eager::run(
+                        space,
+                        &mut evaluators,
+                        params,
+                        TieBreakingOpenList::new(false),
+                        monitor,
+                    )
+                }
+            } else if alternation {
+                let open = AlternationOpenList::new(evaluators.len());
+                lazy::run(space, &mut evaluators, preferred, bound, open, monitor)
+            } else {
+                lazy::run(
                     space,
-                    h.as_mut(),
-                    false,
+                    &mut evaluators,
+                    preferred,
                     bound,
                     TieBreakingOpenList::new(false),
                     monitor,
-                ),
+                )
             }
         }
     }

@@ -159,6 +159,11 @@ pub struct SearchOptions {
     /// Stop with [`crate::Outcome::MemoryLimit`] once the search's own
     /// data structures are estimated to exceed this many bytes.
     pub memory_limit_bytes: Option<u64>,
+    /// Greedy engines: alternate the heuristic's open lists with open
+    /// lists ordered by goal count (LAMA alternates h_FF with its
+    /// landmark-count heuristic, whose goal part this is); helps where
+    /// the relaxation plateaus, e.g. visitall.
+    pub goal_count_alternation: bool,
     /// After the first plan, keep searching for cheaper plans (weighted A*
     /// restarts with decreasing weights, pruning by the best cost found)
     /// until the time limit or until the last plan is proven optimal.
@@ -167,13 +172,15 @@ pub struct SearchOptions {
 
 impl SearchOptions {
     /// The fast satisficing configuration: lazy greedy search with h_FF
-    /// and preferred operators (LAMA-style alternation and boosting).
+    /// and preferred operators, alternating with goal count (LAMA-style
+    /// alternation and boosting).
     pub fn satisficing_default() -> Self {
         SearchOptions {
             engine: Engine::LazyGreedy,
             heuristic: HeuristicKind::HFF,
             weight: 1.0,
             preferred_operators: true,
+            goal_count_alternation: true,
             time_limit: None,
             memory_limit_bytes: None,
             anytime: false,
@@ -187,6 +194,7 @@ impl SearchOptions {
             heuristic: HeuristicKind::LmCut,
             weight: 1.0,
             preferred_operators: false,
+            goal_count_alternation: false,
             time_limit: None,
             memory_limit_bytes: None,
             anytime: false,

@@ -142,6 +142,8 @@ impl SourceFile {
     /// Decodes raw bytes; invalid UTF-8 is an error located at the first
     /// bad byte (the returned file holds the text lossily decoded so the
     /// diagnostic can be rendered).
+    // Called once per input file: the error's size does not matter.
+    #[allow(clippy::result_large_err)]
     pub fn from_bytes(path: impl Into<String>, bytes: Vec<u8>) -> Result<SourceFile, (SourceFile, Diagnostic)> {
         match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(path, text)),

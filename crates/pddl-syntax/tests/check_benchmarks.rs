@@ -9,20 +9,11 @@ use std::path::Path;
 
 const BENCHMARKS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks");
 
-/// Errors caused by a known parser issue, as (file, message): the lexer
-/// reads `(aircraft?a)` as one name instead of `aircraft` `?a`. Remove once
-/// the lexer ends a symbol at `?`.
-const KNOWN_PARSER_ISSUES: &[(&str, &str)] = &[(
-    "zenotravel/domain.pddl",
-    "undeclared predicate `aircraft?a`",
-)];
-
 /// Renders the errors among `diagnostics` against `file`.
 fn errors(file: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
     diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .filter(|d| !KNOWN_PARSER_ISSUES.contains(&(file.path.as_str(), d.message.as_str())))
         .map(|d| d.render(file))
         .collect()
 }

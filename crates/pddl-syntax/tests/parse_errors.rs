@@ -118,7 +118,8 @@ fn durative_actions_and_timed_literals_are_unsupported_not_syntax_errors() {
     assert!(pointed(text, &errors[0]).ends_with("(q ?x)))"));
     assert!(errors[1].message.starts_with("unsupported: processes"));
 
-    let text = "(define (problem p) (:domain d) (:init (a) (at 10 (b)) (at x y)) (:goal (a)))";
+    let text =
+        "(define (problem p) (:domain d) (:init (a) (at 10 (b)) (at x y) (at 1 2)) (:goal (a)))";
     let errors = problem_errors(text);
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(
@@ -304,6 +305,8 @@ fn sections_in_any_order_and_missing_domain_is_an_error() {
 
 #[test]
 fn garbage_and_empty_inputs_are_errors_not_panics() {
+    let with_bom = "\u{feff}(define (domain d))";
+    assert_eq!(parse_domain(with_bom).expect("BOM skipped").span.start, 3);
     for text in [
         "",
         ")",
@@ -318,4 +321,35 @@ fn garbage_and_empty_inputs_are_errors_not_panics() {
     }
     let errors = domain_errors("");
     assert_eq!(errors[0].message, "expected `(define`, found end of file");
+}
+
+#[test]
+fn a_missing_paren_does_not_swallow_the_following_sections() {
+    let text = "(define (domain d)
+      (:predicates (p) (q))
+      (:action a :precondition (and (p) :effect (q))
+      (:action b :effect (and (q) (increase)))
+      (:durative-action c :parameters () :duration (= ?duration 1) :condition () :effect ())
+      (:action ok :effect (p)))";
+    let errors = domain_errors(text);
+    let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "expected `(` starting a condition, found `:effect`",
+            "expected a function term such as `(total-cost)`, found `)`",
+            "unsupported: durative actions (:durative-actions)",
+        ]
+    );
+    let text = "(define (problem p) (:domain d) (:init (a) (b ?x) (c)\n (:goal (a)) (:metric maximize ?v))";
+    let errors = problem_errors(text);
+    let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "expected an object name, found `?x`",
+            "expected `)` to close `(:init`, found `(:goal`",
+            "variable `?v` used as a numeric expression"
+        ]
+    );
 }

@@ -174,6 +174,42 @@ fn hundred_thousand_nested_parens_in_every_position() {
 }
 
 #[test]
+fn the_deepest_accepted_nesting_parses_on_a_small_caller_stack() {
+    let depth = 500;
+    let text = format!(
+        "(define (domain d) (:action a :precondition {}(p){} :effect {}(p){}))",
+        "(forall (?x) (imply (p) ".repeat(depth / 2),
+        "))".repeat(depth / 2),
+        "(when (p) ".repeat(depth),
+        ")".repeat(depth),
+    );
+    let parsed = std::thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(move || parse_definition(&text).is_ok())
+        .expect("thread starts")
+        .join()
+        .expect("no stack overflow");
+    assert!(parsed);
+}
+
+#[test]
+fn folded_sums_nested_in_sums_stay_within_the_depth_limit() {
+    // Each level folds 300 operands into a 300-deep chain, with the next
+    // level as its first operand: shallow text, deep tree.
+    let nested = |levels: usize| {
+        let mut sum = "(f)".to_owned();
+        for _ in 0..levels {
+            sum = format!("(+ {sum}{})", " 1".repeat(300));
+        }
+        format!("(define (problem p) (:domain d) (:goal (> {sum} 0)))")
+    };
+    assert!(parse_checked(&nested(1)));
+    let errors = parse_definition(&nested(200)).unwrap_err();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].message, "nesting deeper than 512 levels");
+}
+
+#[test]
 fn hundred_megabytes_of_input_are_handled() {
     // Mostly whitespace and comments: cheap to build, long to scan.
     let filler = " ; a comment line\n".repeat(50 * 1024 * 1024 / 18);

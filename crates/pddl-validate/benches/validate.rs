@@ -55,8 +55,12 @@ fn bench(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("validate");
     group.sample_size(10);
-    group.bench_function("10000 steps, 1000 objects", |b| b.iter(|| black_box(validator.validate(black_box(&plan)))));
-    group.bench_function("parse 10000-step plan", |b| b.iter(|| black_box(parse_plan(black_box(&plan_text)))));
+    group.bench_function("10000 steps, 1000 objects", |b| {
+        b.iter(|| black_box(validator.validate(black_box(&plan))))
+    });
+    group.bench_function("parse 10000-step plan", |b| {
+        b.iter(|| black_box(parse_plan(black_box(&plan_text))))
+    });
     group.finish();
 }
 

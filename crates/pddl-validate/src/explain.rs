@@ -28,7 +28,15 @@ impl Explainer<'_, '_> {
     /// Explains why `cond` does not have the truth value `want`
     /// (the caller has checked that it does not). Variables in slots below
     /// `bound` are bound in `env`.
-    pub fn explain(&self, cond: &Cond, env: &mut [ObjId], bound: usize, want: bool, depth: usize, out: &mut Explanation) {
+    pub fn explain(
+        &self,
+        cond: &Cond,
+        env: &mut [ObjId],
+        bound: usize,
+        want: bool,
+        depth: usize,
+        out: &mut Explanation,
+    ) {
         if out.lines.len() >= MAX_LINES {
             return;
         }
@@ -56,11 +64,16 @@ impl Explainer<'_, '_> {
             }
             CondKind::Eq(..) => {
                 if want {
-                    line(format!("{text} is false: the two objects differ, but must be the same"));
+                    line(format!(
+                        "{text} is false: the two objects differ, but must be the same"
+                    ));
                 } else {
-                    line(format!("{text} is true: both are the same object, but must differ"));
+                    line(format!(
+                        "{text} is true: both are the same object, but must differ"
+                    ));
                 }
-                out.advice.push(format!("choose arguments that make {text} {status}"));
+                out.advice
+                    .push(format!("choose arguments that make {text} {status}"));
             }
             CondKind::Not(inner) => self.explain(inner, env, bound, !want, depth, out),
             CondKind::And(parts) if want => {
@@ -91,7 +104,8 @@ impl Explainer<'_, '_> {
                 out.lines.append(&mut inner.lines);
                 let alternatives: Vec<String> = inner.advice;
                 if !alternatives.is_empty() {
-                    out.advice.push(format!("do one of these: {}", alternatives.join("; or ")));
+                    out.advice
+                        .push(format!("do one of these: {}", alternatives.join("; or ")));
                 }
             }
             CondKind::Imply(condition, consequence) => {
@@ -114,24 +128,50 @@ impl Explainer<'_, '_> {
             }
             CondKind::Exists(vars, body) | CondKind::Forall(vars, body) => {
                 let is_exists = matches!(cond.kind, CondKind::Exists(..));
-                let inner_bound = vars.iter().map(|v| v.slot + 1).max().unwrap_or(bound).max(bound);
+                let inner_bound = vars
+                    .iter()
+                    .map(|v| v.slot + 1)
+                    .max()
+                    .unwrap_or(bound)
+                    .max(bound);
                 // exists wanted true / forall wanted false: no witness exists
                 // for the wanted value; say so without listing every object.
                 if is_exists == want {
-                    let candidates: usize = vars.iter().map(|v| model.domains[v.domain].len()).product();
-                    let none = if candidates == 0 { " (there are no such objects)" } else { "" };
-                    let body_text = model.render_cond(body, env, bound.min(vars.first().map_or(bound, |v| v.slot)));
-                    if want {
-                        line(format!("no {} makes {body_text} true{none}", vars_text(vars)));
+                    let candidates: usize =
+                        vars.iter().map(|v| model.domains[v.domain].len()).product();
+                    let none = if candidates == 0 {
+                        " (there are no such objects)"
                     } else {
-                        line(format!("{body_text} is true for every {}, but must fail for one", vars_text(vars)));
+                        ""
+                    };
+                    let body_text = model.render_cond(
+                        body,
+                        env,
+                        bound.min(vars.first().map_or(bound, |v| v.slot)),
+                    );
+                    if want {
+                        line(format!(
+                            "no {} makes {body_text} true{none}",
+                            vars_text(vars)
+                        ));
+                    } else {
+                        line(format!(
+                            "{body_text} is true for every {}, but must fail for one",
+                            vars_text(vars)
+                        ));
                     }
-                    out.advice.push(format!("make {body_text} {status} for some {} {}", vars_text(vars), self.deadline));
+                    out.advice.push(format!(
+                        "make {body_text} {status} for some {} {}",
+                        vars_text(vars),
+                        self.deadline
+                    ));
                     return;
                 }
                 // A counter-example exists: find it and explain it.
                 let evaluator = self.evaluator;
-                let found = evaluator.first_binding(vars, env, &mut |env| Ok(evaluator.holds(body, env)? != want));
+                let found = evaluator.first_binding(vars, env, &mut |env| {
+                    Ok(evaluator.holds(body, env)? != want)
+                });
                 if found == Ok(true) {
                     line(format!("for {}:", model.bindings_text(vars, env)));
                     self.explain(body, env, inner_bound, want, depth + 1, out);
@@ -143,13 +183,18 @@ impl Explainer<'_, '_> {
                 let mut values = Vec::new();
                 self.fluent_values(a, env, &mut values);
                 self.fluent_values(b, env, &mut values);
-                let values = if values.is_empty() { String::new() } else { format!(" where {}", values.join(", ")) };
+                let values = if values.is_empty() {
+                    String::new()
+                } else {
+                    format!(" where {}", values.join(", "))
+                };
                 if want {
                     line(format!("{text} is false{values}"));
                 } else {
                     line(format!("{text} is true, but must be false{values}"));
                 }
-                out.advice.push(format!("make {text} {status} {}", self.deadline));
+                out.advice
+                    .push(format!("make {text} {status} {}", self.deadline));
             }
         }
     }

@@ -40,7 +40,9 @@ mod state;
 
 pub use model::{InputFile, SetupError};
 pub use plan::{ClaimedCost, Plan, PlanStep, parse_plan};
-pub use report::{Failure, FailureKind, FluentChange, MetricValue, Report, StepTrace, Verdict};
+pub use report::{
+    FailedStep, Failure, FailureKind, FluentChange, MetricValue, Report, StepTrace, Verdict,
+};
 
 use explain::{Explainer, Explanation};
 use model::{Model, ObjId};
@@ -63,7 +65,9 @@ impl Validator {
     /// errors the checker should have caught (unknown names, wrong arities,
     /// unstratifiable derived predicates).
     pub fn new(domain: &Domain, problem: &Problem) -> Result<Validator, SetupError> {
-        Ok(Validator { model: Arc::new(model::build(domain, problem)?) })
+        Ok(Validator {
+            model: Arc::new(model::build(domain, problem)?),
+        })
     }
 
     /// Validates a plan.
@@ -80,7 +84,11 @@ impl Validator {
     /// The initial state, for stepping through actions by hand.
     pub fn initial_state(&self) -> Result<LiftedState, Failure> {
         let state = initial(&self.model)?;
-        Ok(LiftedState { model: Arc::clone(&self.model), state, steps: 0 })
+        Ok(LiftedState {
+            model: Arc::clone(&self.model),
+            state,
+            steps: 0,
+        })
     }
 
     fn run(&self, plan: &Plan, traced: bool) -> Report {
@@ -118,11 +126,25 @@ impl Validator {
             return report;
         }
         if let Some((optimization, expr)) = &model.metric {
-            let evaluator = Evaluator { model, state: &state, total_time: steps as f64 };
+            let evaluator = Evaluator {
+                model,
+                state: &state,
+                total_time: steps as f64,
+            };
             match evaluator.value(expr, &[]) {
-                Ok(value) => report.metric = Some(MetricValue { optimization: *optimization, value }),
+                Ok(value) => {
+                    report.metric = Some(MetricValue {
+                        optimization: *optimization,
+                        value,
+                    })
+                }
                 Err(error) => {
-                    report.failure = Some(eval_failure(None, None, None, "the metric", &error, "by the end of the plan"));
+                    report.failure = Some(eval_failure(
+                        None,
+                        "the metric",
+                        &error,
+                        "by the end of the plan",
+                    ));
                     return report;
                 }
             }
@@ -130,11 +152,13 @@ impl Validator {
         if let (Some(claimed), Some(actual)) = (report.claimed_cost, report.cost())
             && (claimed - actual).abs() > COST_TOLERANCE * actual.abs().max(1.0)
         {
-            let source = if model.metric.is_some() { "the metric" } else { "the number of steps (no metric: unit cost)" };
+            let source = if model.metric.is_some() {
+                "the metric"
+            } else {
+                "the number of steps (no metric: unit cost)"
+            };
             report.failure = Some(Failure {
-                step: None,
-                step_text: None,
-                line: None,
+                at: None,
                 kind: FailureKind::CostMismatch,
                 message: format!(
                     "the plan claims cost {}, but its cost is {} ({source})",
@@ -142,7 +166,10 @@ impl Validator {
                     render::format_number(actual)
                 ),
                 details: Vec::new(),
-                advice: vec![format!("correct the `; cost = ` comment to {}", render::format_number(actual))],
+                advice: vec![format!(
+                    "correct the `; cost = ` comment to {}",
+                    render::format_number(actual)
+                )],
             });
             return report;
         }
@@ -154,64 +181,95 @@ impl Validator {
 /// The initial state with derived predicates computed.
 fn initial(model: &Model) -> Result<State, Failure> {
     let mut state = model.init.clone();
-    state::derive(model, &mut state, 0.0)
-        .map_err(|e| eval_failure(None, None, None, "a derived predicate in the initial state", &e, "in `:init`"))?;
+    state::derive(model, &mut state, 0.0).map_err(|e| {
+        eval_failure(
+            None,
+            "a derived predicate in the initial state",
+            &e,
+            "in `:init`",
+        )
+    })?;
     Ok(state)
 }
 
 /// Checks the goal in the final state.
 fn check_goal(model: &Model, state: &State, steps: usize) -> Result<(), Failure> {
-    let Some(goal) = &model.goal else { return Ok(()) };
-    let evaluator = Evaluator { model, state, total_time: steps as f64 };
+    let Some(goal) = &model.goal else {
+        return Ok(());
+    };
+    let evaluator = Evaluator {
+        model,
+        state,
+        total_time: steps as f64,
+    };
     let mut env = vec![0; goal.slots];
     match evaluator.holds(&goal.cond, &mut env) {
         Ok(true) => Ok(()),
         Ok(false) => {
-            let explainer = Explainer { evaluator: &evaluator, deadline: "by the end of the plan".to_string() };
+            let explainer = Explainer {
+                evaluator: &evaluator,
+                deadline: "by the end of the plan".to_string(),
+            };
             let mut explanation = Explanation::default();
             explainer.explain(&goal.cond, &mut env, 0, true, 0, &mut explanation);
             Err(Failure {
-                step: None,
-                step_text: None,
-                line: None,
+                at: None,
                 kind: FailureKind::GoalNotSatisfied,
                 message: format!("the goal is not satisfied after the last step (step {steps})"),
                 details: explanation.lines,
                 advice: explanation.advice,
             })
         }
-        Err(error) => Err(eval_failure(None, None, None, "the goal", &error, "by the end of the plan")),
+        Err(error) => Err(eval_failure(
+            None,
+            "the goal",
+            &error,
+            "by the end of the plan",
+        )),
     }
 }
 
 /// A failure for an evaluation error while reading `what`.
-fn eval_failure(
-    step: Option<usize>,
-    step_text: Option<String>,
-    line: Option<usize>,
-    what: &str,
-    error: &EvalError,
-    deadline: &str,
-) -> Failure {
+fn eval_failure(at: Option<FailedStep>, what: &str, error: &EvalError, deadline: &str) -> Failure {
     let (kind, message, advice) = match error {
         EvalError::Undefined(fluent) => (
             FailureKind::UndefinedFluent,
             format!("{what} reads {fluent}, which is undefined"),
-            vec![format!("give {fluent} a value (in `:init` or with an `assign` effect) {deadline}")],
+            vec![format!(
+                "give {fluent} a value (in `:init` or with an `assign` effect) {deadline}"
+            )],
         ),
-        EvalError::Arithmetic(reason) => (FailureKind::Arithmetic, format!("{what}: {reason}"), Vec::new()),
+        EvalError::Arithmetic(reason) => (
+            FailureKind::Arithmetic,
+            format!("{what}: {reason}"),
+            Vec::new(),
+        ),
     };
-    Failure { step, step_text, line, kind, message, details: Vec::new(), advice }
+    Failure {
+        at,
+        kind,
+        message,
+        details: Vec::new(),
+        advice,
+    }
 }
 
-/// Executes one step on `state` (left unchanged on failure).
-fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delta: Option<&mut Delta>) -> Result<(), Failure> {
+/// Executes one step on `state` (whose content is unspecified after a failure).
+fn execute(
+    model: &Model,
+    state: &mut State,
+    step: &PlanStep,
+    index: usize,
+    delta: Option<&mut Delta>,
+) -> Result<(), Failure> {
     let text = step.to_string();
-    let line = (step.line > 0).then_some(step.line);
+    let at = FailedStep {
+        index,
+        text: text.clone(),
+        line: step.line,
+    };
     let fail = |kind, message: String, advice: Vec<String>| Failure {
-        step: Some(index),
-        step_text: Some(text.clone()),
-        line,
+        at: Some(at.clone()),
         kind,
         message,
         details: Vec::new(),
@@ -223,7 +281,10 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
         return Err(fail(
             FailureKind::UnknownAction,
             format!("unknown action `{}`", step.action),
-            vec![format!("use one of the domain's actions: {}", names.join(", "))],
+            vec![format!(
+                "use one of the domain's actions: {}",
+                names.join(", ")
+            )],
         ));
     };
     let action = &model.actions[action_id];
@@ -231,8 +292,22 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
         let params = render::vars_text(&action.params);
         return Err(fail(
             FailureKind::WrongArity,
-            format!("`{}` takes {} argument(s) ({params}), but the step gives {}", action.name, action.params.len(), step.args.len()),
-            vec![format!("write the step as ({} {})", action.name, action.params.iter().map(|p| format!("?{}", p.name)).collect::<Vec<_>>().join(" "))],
+            format!(
+                "`{}` takes {} argument(s) ({params}), but the step gives {}",
+                action.name,
+                action.params.len(),
+                step.args.len()
+            ),
+            vec![format!(
+                "write the step as ({} {})",
+                action.name,
+                action
+                    .params
+                    .iter()
+                    .map(|p| format!("?{}", p.name))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )],
         ));
     }
     let mut env = vec![0 as ObjId; action.slots];
@@ -240,11 +315,19 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
         let Some(&object) = model.object_ids.get(arg.as_str()) else {
             return Err(fail(
                 FailureKind::UnknownObject,
-                format!("argument {} `{arg}` is not an object or constant of the task", position + 1),
-                vec![format!("use an object of type {} for ?{}", param.type_text, param.name)],
+                format!(
+                    "argument {} `{arg}` is not an object or constant of the task",
+                    position + 1
+                ),
+                vec![format!(
+                    "use an object of type {} for ?{}",
+                    param.type_text, param.name
+                )],
             ));
         };
-        let fits = model.domain_types[param.domain].iter().any(|t| model.object_types[object as usize].contains(t));
+        let fits = model.domain_types[param.domain]
+            .iter()
+            .any(|t| model.object_types[object as usize].contains(t));
         if !fits {
             return Err(fail(
                 FailureKind::WrongType,
@@ -256,7 +339,10 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
                     action.name,
                     param.type_text
                 ),
-                vec![format!("use an object of type {} for ?{}", param.type_text, param.name)],
+                vec![format!(
+                    "use an object of type {} for ?{}",
+                    param.type_text, param.name
+                )],
             ));
         }
         env[param.slot] = object;
@@ -264,12 +350,19 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
     let deadline = format!("before step {index}");
     let total_time = (index - 1) as f64;
     let changes = {
-        let evaluator = Evaluator { model, state, total_time };
+        let evaluator = Evaluator {
+            model,
+            state,
+            total_time,
+        };
         if let Some(precondition) = &action.precondition {
             match evaluator.holds(precondition, &mut env) {
                 Ok(true) => {}
                 Ok(false) => {
-                    let explainer = Explainer { evaluator: &evaluator, deadline: deadline.clone() };
+                    let explainer = Explainer {
+                        evaluator: &evaluator,
+                        deadline: deadline.clone(),
+                    };
                     let mut explanation = Explanation::default();
                     let bound = action.params.len();
                     explainer.explain(precondition, &mut env, bound, true, 0, &mut explanation);
@@ -279,13 +372,21 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
                         explanation.advice,
                     );
                     if !action.params.is_empty() {
-                        failure.details.push(format!("with {}", model.bindings_text(&action.params, &env)));
+                        failure.details.push(format!(
+                            "with {}",
+                            model.bindings_text(&action.params, &env)
+                        ));
                     }
                     failure.details.extend(explanation.lines);
                     return Err(failure);
                 }
                 Err(error) => {
-                    return Err(eval_failure(Some(index), Some(text.clone()), line, "the precondition", &error, &deadline));
+                    return Err(eval_failure(
+                        Some(at.clone()),
+                        "the precondition",
+                        &error,
+                        &deadline,
+                    ));
                 }
             }
         }
@@ -293,17 +394,25 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
         if let Some(effect) = &action.effect
             && let Err(error) = evaluator.collect(effect, &mut env, &mut changes)
         {
-            return Err(eval_failure(Some(index), Some(text.clone()), line, "an effect", &error, &deadline));
+            return Err(eval_failure(
+                Some(at.clone()),
+                "an effect",
+                &error,
+                &deadline,
+            ));
         }
         changes
     };
-    let mut next = state.clone();
-    if let Err(error) = state::apply(model, &mut next, changes, delta) {
+    // Applied in place: a failure ends the validation, so the state after
+    // a failed step is never used.
+    if let Err(error) = state::apply(model, state, changes, delta) {
         let (kind, message, advice) = match error {
             ApplyError::Conflict(fluent) => (
                 FailureKind::ConflictingEffects,
                 format!("two numeric effects of this step change {fluent}"),
-                vec![format!("change the domain or the step so that {fluent} is changed at most once")],
+                vec![format!(
+                    "change the domain or the step so that {fluent} is changed at most once"
+                )],
             ),
             ApplyError::AssignUndefined(fluent) => (
                 FailureKind::AssignUndefined,
@@ -313,22 +422,36 @@ fn execute(model: &Model, state: &mut State, step: &PlanStep, index: usize, delt
             ApplyError::UpdateUndefined(fluent, op) => (
                 FailureKind::UndefinedFluent,
                 format!("`{}` of {fluent}, which is undefined", op.keyword()),
-                vec![format!("give {fluent} a value (in `:init` or with an `assign` effect) {deadline}")],
+                vec![format!(
+                    "give {fluent} a value (in `:init` or with an `assign` effect) {deadline}"
+                )],
             ),
             ApplyError::Arithmetic(reason) => (FailureKind::Arithmetic, reason, Vec::new()),
         };
         return Err(fail(kind, message, advice));
     }
-    state::derive(model, &mut next, index as f64)
-        .map_err(|e| eval_failure(Some(index), Some(text.clone()), line, "a derived predicate after the step", &e, &deadline))?;
-    *state = next;
-    Ok(())
+    state::derive(model, state, index as f64).map_err(|e| {
+        eval_failure(
+            Some(at.clone()),
+            "a derived predicate after the step",
+            &e,
+            &deadline,
+        )
+    })
 }
 
 /// The trace entry of an executed step.
 fn trace_of(model: &Model, index: usize, step: &PlanStep, delta: Delta) -> StepTrace {
-    let mut added: Vec<String> = delta.added.iter().map(|(p, a)| model.atom_text(*p, a)).collect();
-    let mut deleted: Vec<String> = delta.deleted.iter().map(|(p, a)| model.atom_text(*p, a)).collect();
+    let mut added: Vec<String> = delta
+        .added
+        .iter()
+        .map(|(p, a)| model.atom_text(*p, a))
+        .collect();
+    let mut deleted: Vec<String> = delta
+        .deleted
+        .iter()
+        .map(|(p, a)| model.atom_text(*p, a))
+        .collect();
     added.sort();
     deleted.sort();
     StepTrace {
@@ -339,7 +462,11 @@ fn trace_of(model: &Model, index: usize, step: &PlanStep, delta: Delta) -> StepT
         fluents: delta
             .fluents
             .iter()
-            .map(|(f, a, old, new)| FluentChange { fluent: model.fluent_text(*f, a), old: *old, new: *new })
+            .map(|(f, a, old, new)| FluentChange {
+                fluent: model.fluent_text(*f, a),
+                old: *old,
+                new: *new,
+            })
             .collect(),
     }
 }
@@ -371,7 +498,11 @@ impl LiftedState {
         let step = PlanStep::new(action, args.iter().map(|a| a.as_ref()));
         let mut state = self.state.clone();
         execute(&self.model, &mut state, &step, self.steps + 1, None)?;
-        Ok(LiftedState { model: Arc::clone(&self.model), state, steps: self.steps + 1 })
+        Ok(LiftedState {
+            model: Arc::clone(&self.model),
+            state,
+            steps: self.steps + 1,
+        })
     }
 
     /// Whether the goal holds in this state (`Err` when it reads an
@@ -394,7 +525,8 @@ impl LiftedState {
             .iter()
             .enumerate()
             .flat_map(|(pred, set)| {
-                set.iter().map(move |args| (model.predicates[pred].name.clone(), names(model, args)))
+                set.iter()
+                    .map(move |args| (model.predicates[pred].name.clone(), names(model, args)))
             })
             .collect();
         out.sort();
@@ -410,7 +542,12 @@ impl LiftedState {
             .iter()
             .enumerate()
             .flat_map(|(func, map)| {
-                map.iter().map(move |(args, value)| ((model.functions[func].name.clone(), names(model, args)), *value))
+                map.iter().map(move |(args, value)| {
+                    (
+                        (model.functions[func].name.clone(), names(model, args)),
+                        *value,
+                    )
+                })
             })
             .collect();
         out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -419,5 +556,7 @@ impl LiftedState {
 }
 
 fn names(model: &Model, args: &[ObjId]) -> Vec<String> {
-    args.iter().map(|&o| model.objects[o as usize].clone()).collect()
+    args.iter()
+        .map(|&o| model.objects[o as usize].clone())
+        .collect()
 }

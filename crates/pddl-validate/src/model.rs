@@ -7,8 +7,9 @@ use crate::state::State;
 use hashbrown::{HashMap, HashSet};
 use pddl_syntax::Diagnostic;
 use pddl_syntax::ast::{
-    self, AssignOp, BinaryOp, Comparison, Condition, ConditionKind, Domain, Effect, EffectKind, Expr, ExprKind,
-    FunctionType, InitElement, Optimization, Problem, Requirement, Span, Term, TypedName, TypedVariable,
+    self, AssignOp, BinaryOp, Comparison, Condition, ConditionKind, Domain, Effect, EffectKind,
+    Expr, ExprKind, FunctionType, InitElement, Optimization, Problem, Requirement, Span, Term,
+    TypedName, TypedVariable,
 };
 
 /// Index of an object (or domain constant) in [`Model::objects`].
@@ -45,7 +46,11 @@ pub struct SetupError {
 
 impl SetupError {
     fn error(file: InputFile, message: impl Into<String>, span: Span) -> SetupError {
-        SetupError { file, diagnostic: Diagnostic::error(message, span), unsupported: false }
+        SetupError {
+            file,
+            diagnostic: Diagnostic::error(message, span),
+            unsupported: false,
+        }
     }
 
     fn unsupported(file: InputFile, what: &str, span: Span) -> SetupError {
@@ -209,7 +214,10 @@ pub(crate) fn build(domain: &Domain, problem: &Problem) -> Result<Model, SetupEr
     let mut actions = Vec::new();
     let mut action_ids = HashMap::new();
     for action in &domain.actions {
-        if action_ids.insert(action.name.text.clone(), actions.len()).is_some() {
+        if action_ids
+            .insert(action.name.text.clone(), actions.len())
+            .is_some()
+        {
             return Err(SetupError::error(
                 InputFile::Domain,
                 format!("action `{}` is defined twice", action.name),
@@ -218,9 +226,16 @@ pub(crate) fn build(domain: &Domain, problem: &Problem) -> Result<Model, SetupEr
         }
         let mut scope = Scope::default();
         let params = builder.bind(&action.parameters, &mut scope, InputFile::Domain)?;
-        let precondition =
-            action.precondition.as_ref().map(|c| builder.cond(c, &mut scope, InputFile::Domain)).transpose()?;
-        let effect = action.effect.as_ref().map(|e| builder.effect(e, &mut scope)).transpose()?;
+        let precondition = action
+            .precondition
+            .as_ref()
+            .map(|c| builder.cond(c, &mut scope, InputFile::Domain))
+            .transpose()?;
+        let effect = action
+            .effect
+            .as_ref()
+            .map(|e| builder.effect(e, &mut scope))
+            .transpose()?;
         actions.push(ActionSchema {
             name: action.name.text.clone(),
             params,
@@ -230,30 +245,46 @@ pub(crate) fn build(domain: &Domain, problem: &Problem) -> Result<Model, SetupEr
         });
     }
     let rules = builder.derived_rules(domain)?;
-    let strata = stratify(rules, &builder.predicates)
-        .map_err(|name| SetupError::error(
+    let strata = stratify(rules, &builder.predicates).map_err(|name| {
+        SetupError::error(
             InputFile::Domain,
             format!("derived predicates are not stratified: `{name}` depends negatively on itself"),
             domain.span,
-        ))?;
+        )
+    })?;
     let init = builder.init(problem)?;
     let goal = match &problem.goal {
         Some(goal) => {
             let mut scope = Scope::default();
             let cond = builder.cond(goal, &mut scope, InputFile::Problem)?;
-            Some(ClosedCond { cond, slots: scope.max_slots })
+            Some(ClosedCond {
+                cond,
+                slots: scope.max_slots,
+            })
         }
         None => None,
     };
     let metric = match &problem.metric {
         Some(metric) => {
             let mut scope = Scope::default();
-            Some((metric.optimization, builder.expr(&metric.expr, &mut scope, InputFile::Problem)?))
+            Some((
+                metric.optimization,
+                builder.expr(&metric.expr, &mut scope, InputFile::Problem)?,
+            ))
         }
         None => None,
     };
-    let Builder { objects, object_ids, object_types, object_type_text, domains, domain_types, predicates, functions, .. } =
-        builder;
+    let Builder {
+        objects,
+        object_ids,
+        object_types,
+        object_type_text,
+        domains,
+        domain_types,
+        predicates,
+        functions,
+        ..
+    } = builder;
     Ok(Model {
         objects,
         object_ids,
@@ -318,17 +349,39 @@ struct Builder {
 
 const OBJECT: TypeId = 0;
 
+/// Most argument tuples a derived rule may have (it is evaluated for each,
+/// in every state).
+const MAX_DERIVED_TUPLES: usize = 10_000_000;
+
 impl Builder {
     fn check_supported(&self, domain: &Domain, problem: &Problem) -> Result<(), SetupError> {
         let unsupported = [
-            (Requirement::DurativeActions, "durative actions (`:durative-actions`)"),
-            (Requirement::DurationInequalities, "duration inequalities (`:duration-inequalities`)"),
-            (Requirement::ContinuousEffects, "continuous effects (`:continuous-effects`)"),
-            (Requirement::TimedInitialLiterals, "timed initial literals (`:timed-initial-literals`)"),
+            (
+                Requirement::DurativeActions,
+                "durative actions (`:durative-actions`)",
+            ),
+            (
+                Requirement::DurationInequalities,
+                "duration inequalities (`:duration-inequalities`)",
+            ),
+            (
+                Requirement::ContinuousEffects,
+                "continuous effects (`:continuous-effects`)",
+            ),
+            (
+                Requirement::TimedInitialLiterals,
+                "timed initial literals (`:timed-initial-literals`)",
+            ),
             (Requirement::Preferences, "preferences (`:preferences`)"),
-            (Requirement::Constraints, "trajectory constraints (`:constraints`)"),
+            (
+                Requirement::Constraints,
+                "trajectory constraints (`:constraints`)",
+            ),
         ];
-        for (requirements, file) in [(&domain.requirements, InputFile::Domain), (&problem.requirements, InputFile::Problem)] {
+        for (requirements, file) in [
+            (&domain.requirements, InputFile::Domain),
+            (&problem.requirements, InputFile::Problem),
+        ] {
             for flag in requirements {
                 if let Some((_, what)) = unsupported.iter().find(|(r, _)| *r == flag.requirement) {
                     return Err(SetupError::unsupported(file, what, flag.span));
@@ -336,11 +389,19 @@ impl Builder {
             }
         }
         if let Some(constraints) = &problem.constraints {
-            return Err(SetupError::unsupported(InputFile::Problem, "trajectory constraints (`:constraints`)", constraints.span));
+            return Err(SetupError::unsupported(
+                InputFile::Problem,
+                "trajectory constraints (`:constraints`)",
+                constraints.span,
+            ));
         }
         for function in &domain.functions {
             if let FunctionType::Object(_) = function.ty {
-                return Err(SetupError::unsupported(InputFile::Domain, "object fluents (`:object-fluents`)", function.span));
+                return Err(SetupError::unsupported(
+                    InputFile::Domain,
+                    "object fluents (`:object-fluents`)",
+                    function.span,
+                ));
             }
         }
         Ok(())
@@ -377,13 +438,25 @@ impl Builder {
     }
 
     /// The type ids a type expression allows (`None` means `object`).
-    fn resolve_type(&self, ty: Option<&ast::Type>, file: InputFile) -> Result<Vec<TypeId>, SetupError> {
-        let Some(ty) = ty else { return Ok(vec![OBJECT]) };
+    fn resolve_type(
+        &self,
+        ty: Option<&ast::Type>,
+        file: InputFile,
+    ) -> Result<Vec<TypeId>, SetupError> {
+        let Some(ty) = ty else {
+            return Ok(vec![OBJECT]);
+        };
         let mut out = Vec::new();
         for name in ty.names() {
             match self.type_ids.get(name.as_str()) {
                 Some(&id) => out.push(id),
-                None => return Err(SetupError::error(file, format!("unknown type `{name}`"), name.span)),
+                None => {
+                    return Err(SetupError::error(
+                        file,
+                        format!("unknown type `{name}`"),
+                        name.span,
+                    ));
+                }
             }
         }
         out.sort_unstable();
@@ -411,7 +484,8 @@ impl Builder {
             // An object declared twice belongs to every type it was given.
             let declared = &mut self.object_declared[id as usize];
             if !declared.is_empty() && !declared.iter().all(|t| types.contains(t)) {
-                self.object_type_text[id as usize] = format!("{} and {text}", self.object_type_text[id as usize]);
+                self.object_type_text[id as usize] =
+                    format!("{} and {text}", self.object_type_text[id as usize]);
             }
             declared.extend(types);
         }
@@ -437,7 +511,10 @@ impl Builder {
             .object_declared
             .iter()
             .map(|declared| {
-                let mut all: HashSet<TypeId> = declared.iter().flat_map(|&t| ancestors[t].iter().copied()).collect();
+                let mut all: HashSet<TypeId> = declared
+                    .iter()
+                    .flat_map(|&t| ancestors[t].iter().copied())
+                    .collect();
                 all.insert(OBJECT);
                 all
             })
@@ -472,8 +549,13 @@ impl Builder {
             for param in &decl.params {
                 self.resolve_type(param.ty.as_ref(), InputFile::Domain)?;
             }
-            self.predicate_ids.insert(decl.name.text.clone(), self.predicates.len());
-            self.predicates.push(PredicateInfo { name: decl.name.text.clone(), arity: decl.params.len(), derived: false });
+            self.predicate_ids
+                .insert(decl.name.text.clone(), self.predicates.len());
+            self.predicates.push(PredicateInfo {
+                name: decl.name.text.clone(),
+                arity: decl.params.len(),
+                derived: false,
+            });
         }
         for rule in &domain.derived {
             let head = &rule.head;
@@ -494,7 +576,8 @@ impl Builder {
                     self.predicates[id].derived = true;
                 }
                 None => {
-                    self.predicate_ids.insert(head.name.text.clone(), self.predicates.len());
+                    self.predicate_ids
+                        .insert(head.name.text.clone(), self.predicates.len());
                     self.predicates.push(PredicateInfo {
                         name: head.name.text.clone(),
                         arity: head.params.len(),
@@ -511,14 +594,23 @@ impl Builder {
                     decl.name.span,
                 ));
             }
-            self.function_ids.insert(decl.name.text.clone(), self.functions.len());
-            self.functions.push(FunctionInfo { name: decl.name.text.clone(), arity: decl.params.len() });
+            self.function_ids
+                .insert(decl.name.text.clone(), self.functions.len());
+            self.functions.push(FunctionInfo {
+                name: decl.name.text.clone(),
+                arity: decl.params.len(),
+            });
         }
         Ok(())
     }
 
     /// Binds a parameter list in `scope`, returning the compiled variables.
-    fn bind(&mut self, vars: &[TypedVariable], scope: &mut Scope, file: InputFile) -> Result<Vec<QVar>, SetupError> {
+    fn bind(
+        &mut self,
+        vars: &[TypedVariable],
+        scope: &mut Scope,
+        file: InputFile,
+    ) -> Result<Vec<QVar>, SetupError> {
         let mut out = Vec::new();
         for var in vars {
             let types = self.resolve_type(var.ty.as_ref(), file)?;
@@ -538,22 +630,42 @@ impl Builder {
         match term {
             Term::Name(name) => match self.object_ids.get(name.as_str()) {
                 Some(&id) => Ok(Arg::Obj(id)),
-                None => Err(SetupError::error(file, format!("unknown object or constant `{name}`"), name.span)),
+                None => Err(SetupError::error(
+                    file,
+                    format!("unknown object or constant `{name}`"),
+                    name.span,
+                )),
             },
             Term::Variable(var) => match scope.lookup(&var.name) {
-                Some(slot) => Ok(Arg::Var { slot, name: var.name.clone() }),
-                None => Err(SetupError::error(file, format!("variable `{var}` is not bound here"), var.span)),
+                Some(slot) => Ok(Arg::Var {
+                    slot,
+                    name: var.name.clone(),
+                }),
+                None => Err(SetupError::error(
+                    file,
+                    format!("variable `{var}` is not bound here"),
+                    var.span,
+                )),
             },
         }
     }
 
-    fn terms(&self, terms: &[Term], scope: &Scope, file: InputFile) -> Result<Vec<Arg>, SetupError> {
+    fn terms(
+        &self,
+        terms: &[Term],
+        scope: &Scope,
+        file: InputFile,
+    ) -> Result<Vec<Arg>, SetupError> {
         terms.iter().map(|t| self.term(t, scope, file)).collect()
     }
 
     fn predicate(&self, atom: &ast::Atom<Term>, file: InputFile) -> Result<PredId, SetupError> {
         let Some(&id) = self.predicate_ids.get(atom.predicate.as_str()) else {
-            return Err(SetupError::error(file, format!("unknown predicate `{}`", atom.predicate), atom.predicate.span));
+            return Err(SetupError::error(
+                file,
+                format!("unknown predicate `{}`", atom.predicate),
+                atom.predicate.span,
+            ));
         };
         if self.predicates[id].arity != atom.args.len() {
             return Err(SetupError::error(
@@ -570,39 +682,74 @@ impl Builder {
         Ok(id)
     }
 
-    fn function(&self, name: &ast::Name, arity: usize, span: Span, file: InputFile) -> Result<FuncId, SetupError> {
+    fn function(
+        &self,
+        name: &ast::Name,
+        arity: usize,
+        span: Span,
+        file: InputFile,
+    ) -> Result<FuncId, SetupError> {
         let Some(&id) = self.function_ids.get(name.as_str()) else {
-            return Err(SetupError::error(file, format!("unknown function `{name}`"), name.span));
+            return Err(SetupError::error(
+                file,
+                format!("unknown function `{name}`"),
+                name.span,
+            ));
         };
         if self.functions[id].arity != arity {
             return Err(SetupError::error(
                 file,
-                format!("function `{name}` takes {} argument(s), {arity} given", self.functions[id].arity),
+                format!(
+                    "function `{name}` takes {} argument(s), {arity} given",
+                    self.functions[id].arity
+                ),
                 span,
             ));
         }
         Ok(id)
     }
 
-    fn cond(&mut self, cond: &Condition, scope: &mut Scope, file: InputFile) -> Result<Cond, SetupError> {
+    fn cond(
+        &mut self,
+        cond: &Condition,
+        scope: &mut Scope,
+        file: InputFile,
+    ) -> Result<Cond, SetupError> {
         let kind = match &cond.kind {
-            ConditionKind::Atom(atom) if atom.predicate.as_str() == "=" && atom.args.len() == 2
-                && !self.predicate_ids.contains_key("=") =>
+            ConditionKind::Atom(atom)
+                if atom.predicate.as_str() == "="
+                    && atom.args.len() == 2
+                    && !self.predicate_ids.contains_key("=") =>
             {
-                CondKind::Eq(self.term(&atom.args[0], scope, file)?, self.term(&atom.args[1], scope, file)?)
+                CondKind::Eq(
+                    self.term(&atom.args[0], scope, file)?,
+                    self.term(&atom.args[1], scope, file)?,
+                )
             }
-            ConditionKind::Atom(atom) => CondKind::Atom(self.predicate(atom, file)?, self.terms(&atom.args, scope, file)?),
-            ConditionKind::Equality(a, b) => CondKind::Eq(self.term(a, scope, file)?, self.term(b, scope, file)?),
+            ConditionKind::Atom(atom) => CondKind::Atom(
+                self.predicate(atom, file)?,
+                self.terms(&atom.args, scope, file)?,
+            ),
+            ConditionKind::Equality(a, b) => {
+                CondKind::Eq(self.term(a, scope, file)?, self.term(b, scope, file)?)
+            }
             ConditionKind::Not(inner) => CondKind::Not(Box::new(self.cond(inner, scope, file)?)),
-            ConditionKind::And(parts) => {
-                CondKind::And(parts.iter().map(|p| self.cond(p, scope, file)).collect::<Result<_, _>>()?)
-            }
-            ConditionKind::Or(parts) => {
-                CondKind::Or(parts.iter().map(|p| self.cond(p, scope, file)).collect::<Result<_, _>>()?)
-            }
-            ConditionKind::Imply(a, b) => {
-                CondKind::Imply(Box::new(self.cond(a, scope, file)?), Box::new(self.cond(b, scope, file)?))
-            }
+            ConditionKind::And(parts) => CondKind::And(
+                parts
+                    .iter()
+                    .map(|p| self.cond(p, scope, file))
+                    .collect::<Result<_, _>>()?,
+            ),
+            ConditionKind::Or(parts) => CondKind::Or(
+                parts
+                    .iter()
+                    .map(|p| self.cond(p, scope, file))
+                    .collect::<Result<_, _>>()?,
+            ),
+            ConditionKind::Imply(a, b) => CondKind::Imply(
+                Box::new(self.cond(a, scope, file)?),
+                Box::new(self.cond(b, scope, file)?),
+            ),
             ConditionKind::Exists(vars, body) | ConditionKind::Forall(vars, body) => {
                 let depth = scope.vars.len();
                 let qvars = self.bind(vars, scope, file)?;
@@ -615,13 +762,22 @@ impl Builder {
                     CondKind::Forall(qvars, body)
                 }
             }
-            ConditionKind::Compare(op, a, b) => CondKind::Compare(*op, self.expr(a, scope, file)?, self.expr(b, scope, file)?),
-            ConditionKind::Preference(..) => return Err(SetupError::unsupported(file, "preferences", cond.span)),
+            ConditionKind::Compare(op, a, b) => {
+                CondKind::Compare(*op, self.expr(a, scope, file)?, self.expr(b, scope, file)?)
+            }
+            ConditionKind::Preference(..) => {
+                return Err(SetupError::unsupported(file, "preferences", cond.span));
+            }
         };
         Ok(Cond { kind })
     }
 
-    fn expr(&mut self, expr: &Expr, scope: &mut Scope, file: InputFile) -> Result<NExpr, SetupError> {
+    fn expr(
+        &mut self,
+        expr: &Expr,
+        scope: &mut Scope,
+        file: InputFile,
+    ) -> Result<NExpr, SetupError> {
         Ok(match &expr.kind {
             ExprKind::Number(n) => NExpr::Num(*n),
             ExprKind::Fluent(atom) => NExpr::Fluent(
@@ -629,28 +785,39 @@ impl Builder {
                 self.terms(&atom.args, scope, file)?,
             ),
             ExprKind::Neg(inner) => NExpr::Neg(Box::new(self.expr(inner, scope, file)?)),
-            ExprKind::Binary(op, a, b) => {
-                NExpr::Bin(*op, Box::new(self.expr(a, scope, file)?), Box::new(self.expr(b, scope, file)?))
-            }
+            ExprKind::Binary(op, a, b) => NExpr::Bin(
+                *op,
+                Box::new(self.expr(a, scope, file)?),
+                Box::new(self.expr(b, scope, file)?),
+            ),
             ExprKind::TotalTime => NExpr::TotalTime,
         })
     }
 
     fn effect(&mut self, effect: &Effect, scope: &mut Scope) -> Result<Eff, SetupError> {
         let file = InputFile::Domain;
-        let changed_predicate = |builder: &Builder, atom: &ast::Atom<Term>| -> Result<PredId, SetupError> {
-            let id = builder.predicate(atom, file)?;
-            if builder.predicates[id].derived {
-                return Err(SetupError::error(
-                    file,
-                    format!("derived predicate `{}` cannot be changed by an effect", atom.predicate),
-                    atom.span,
-                ));
-            }
-            Ok(id)
-        };
+        let changed_predicate =
+            |builder: &Builder, atom: &ast::Atom<Term>| -> Result<PredId, SetupError> {
+                let id = builder.predicate(atom, file)?;
+                if builder.predicates[id].derived {
+                    return Err(SetupError::error(
+                        file,
+                        format!(
+                            "derived predicate `{}` cannot be changed by an effect",
+                            atom.predicate
+                        ),
+                        atom.span,
+                    ));
+                }
+                Ok(id)
+            };
         let kind = match &effect.kind {
-            EffectKind::And(parts) => EffKind::And(parts.iter().map(|p| self.effect(p, scope)).collect::<Result<_, _>>()?),
+            EffectKind::And(parts) => EffKind::And(
+                parts
+                    .iter()
+                    .map(|p| self.effect(p, scope))
+                    .collect::<Result<_, _>>()?,
+            ),
             EffectKind::Forall(vars, body) => {
                 let depth = scope.vars.len();
                 let qvars = self.bind(vars, scope, file)?;
@@ -658,21 +825,38 @@ impl Builder {
                 scope.truncate(depth);
                 EffKind::Forall(qvars, Box::new(body?))
             }
-            EffectKind::When(cond, body) => EffKind::When(self.cond(cond, scope, file)?, Box::new(self.effect(body, scope)?)),
-            EffectKind::Add(atom) => EffKind::Add(changed_predicate(self, atom)?, self.terms(&atom.args, scope, file)?),
-            EffectKind::Delete(atom) => EffKind::Del(changed_predicate(self, atom)?, self.terms(&atom.args, scope, file)?),
+            EffectKind::When(cond, body) => EffKind::When(
+                self.cond(cond, scope, file)?,
+                Box::new(self.effect(body, scope)?),
+            ),
+            EffectKind::Add(atom) => EffKind::Add(
+                changed_predicate(self, atom)?,
+                self.terms(&atom.args, scope, file)?,
+            ),
+            EffectKind::Delete(atom) => EffKind::Del(
+                changed_predicate(self, atom)?,
+                self.terms(&atom.args, scope, file)?,
+            ),
             EffectKind::Numeric(op, target, value) => EffKind::Numeric(
                 *op,
                 self.function(&target.predicate, target.args.len(), target.span, file)?,
                 self.terms(&target.args, scope, file)?,
                 self.expr(value, scope, file)?,
             ),
-            EffectKind::ObjectAssign(target, Term::Name(value)) if value.as_str() == "undefined" => EffKind::AssignUndefined(
-                self.function(&target.predicate, target.args.len(), target.span, file)?,
-                self.terms(&target.args, scope, file)?,
-            ),
+            EffectKind::ObjectAssign(target, Term::Name(value))
+                if value.as_str() == "undefined" =>
+            {
+                EffKind::AssignUndefined(
+                    self.function(&target.predicate, target.args.len(), target.span, file)?,
+                    self.terms(&target.args, scope, file)?,
+                )
+            }
             EffectKind::ObjectAssign(..) => {
-                return Err(SetupError::unsupported(file, "object fluents (`:object-fluents`)", effect.span));
+                return Err(SetupError::unsupported(
+                    file,
+                    "object fluents (`:object-fluents`)",
+                    effect.span,
+                ));
             }
         };
         Ok(Eff { kind })
@@ -685,7 +869,30 @@ impl Builder {
             let params = self.bind(&rule.head.params, &mut scope, InputFile::Domain)?;
             let body = self.cond(&rule.body, &mut scope, InputFile::Domain)?;
             let head = self.predicate_ids[rule.head.name.as_str()];
-            rules.push(DerivedRule { head, params, body, slots: scope.max_slots });
+            // Rules are evaluated for every argument tuple in every state:
+            // refuse up front what could never finish.
+            let tuples = params.iter().fold(1usize, |n, p| {
+                n.saturating_mul(self.domains[p.domain].len())
+            });
+            if tuples > MAX_DERIVED_TUPLES {
+                return Err(SetupError {
+                    file: InputFile::Domain,
+                    diagnostic: Diagnostic::error(
+                        format!(
+                            "derived predicate `{}` has {tuples} argument tuples, more than the validator's limit of {MAX_DERIVED_TUPLES}",
+                            rule.head.name
+                        ),
+                        rule.head.span,
+                    ),
+                    unsupported: true,
+                });
+            }
+            rules.push(DerivedRule {
+                head,
+                params,
+                body,
+                slots: scope.max_slots,
+            });
         }
         Ok(rules)
     }
@@ -693,12 +900,21 @@ impl Builder {
     fn ground_atom(&self, atom: &ast::Atom<ast::Name>) -> Result<(PredId, Vec<ObjId>), SetupError> {
         let file = InputFile::Problem;
         let Some(&pred) = self.predicate_ids.get(atom.predicate.as_str()) else {
-            return Err(SetupError::error(file, format!("unknown predicate `{}`", atom.predicate), atom.predicate.span));
+            return Err(SetupError::error(
+                file,
+                format!("unknown predicate `{}`", atom.predicate),
+                atom.predicate.span,
+            ));
         };
         if self.predicates[pred].arity != atom.args.len() {
             return Err(SetupError::error(
                 file,
-                format!("predicate `{}` takes {} argument(s), {} given", atom.predicate, self.predicates[pred].arity, atom.args.len()),
+                format!(
+                    "predicate `{}` takes {} argument(s), {} given",
+                    atom.predicate,
+                    self.predicates[pred].arity,
+                    atom.args.len()
+                ),
                 atom.span,
             ));
         }
@@ -725,7 +941,10 @@ impl Builder {
                     if self.predicates[pred].derived {
                         return Err(SetupError::error(
                             InputFile::Problem,
-                            format!("derived predicate `{}` cannot be set in `:init`", atom.predicate),
+                            format!(
+                                "derived predicate `{}` cannot be set in `:init`",
+                                atom.predicate
+                            ),
                             atom.span,
                         ));
                     }
@@ -735,20 +954,32 @@ impl Builder {
                     self.ground_atom(atom)?;
                 }
                 InitElement::NumericValue(atom, value, span) => {
-                    let func = self.function(&atom.predicate, atom.args.len(), atom.span, InputFile::Problem)?;
+                    let func = self.function(
+                        &atom.predicate,
+                        atom.args.len(),
+                        atom.span,
+                        InputFile::Problem,
+                    )?;
                     let args = self.ground_names(&atom.args)?.into_boxed_slice();
                     if let Some(old) = state.fluents[func].insert(args, *value)
                         && old != *value
                     {
                         return Err(SetupError::error(
                             InputFile::Problem,
-                            format!("`{}` is given two initial values, {old} and {value}", atom.predicate),
+                            format!(
+                                "`{}` is given two initial values, {old} and {value}",
+                                atom.predicate
+                            ),
                             *span,
                         ));
                     }
                 }
                 InitElement::ObjectValue(_, _, span) => {
-                    return Err(SetupError::unsupported(InputFile::Problem, "object fluents (`:object-fluents`)", *span));
+                    return Err(SetupError::unsupported(
+                        InputFile::Problem,
+                        "object fluents (`:object-fluents`)",
+                        *span,
+                    ));
                 }
             }
         }
@@ -770,7 +1001,10 @@ fn type_text(ty: &ast::Type) -> String {
 /// Groups derived rules into strata so that a predicate used negatively
 /// is fully computed in a lower stratum. Errors with a predicate name if
 /// no stratification exists.
-fn stratify(rules: Vec<DerivedRule>, predicates: &[PredicateInfo]) -> Result<Vec<Vec<DerivedRule>>, String> {
+fn stratify(
+    rules: Vec<DerivedRule>,
+    predicates: &[PredicateInfo],
+) -> Result<Vec<Vec<DerivedRule>>, String> {
     if rules.is_empty() {
         return Ok(Vec::new());
     }
@@ -788,7 +1022,11 @@ fn stratify(rules: Vec<DerivedRule>, predicates: &[PredicateInfo]) -> Result<Vec
         changed = false;
         for (head, body_uses) in &uses {
             for &(used, positive) in body_uses {
-                let needed = if positive { stratum[used] } else { stratum[used] + 1 };
+                let needed = if positive {
+                    stratum[used]
+                } else {
+                    stratum[used] + 1
+                };
                 if stratum[*head] < needed {
                     stratum[*head] = needed;
                     if needed > limit {
@@ -811,7 +1049,12 @@ fn stratify(rules: Vec<DerivedRule>, predicates: &[PredicateInfo]) -> Result<Vec
 /// Derived predicates used in `cond`, with whether each use is positive.
 /// Uses under `forall`, `imply`'s condition or `not` count as negative
 /// where they flip polarity; an `=`-free quantifier keeps polarity.
-fn derived_uses(cond: &Cond, positive: bool, predicates: &[PredicateInfo], out: &mut Vec<(PredId, bool)>) {
+fn derived_uses(
+    cond: &Cond,
+    positive: bool,
+    predicates: &[PredicateInfo],
+    out: &mut Vec<(PredId, bool)>,
+) {
     match &cond.kind {
         CondKind::Atom(pred, _) => {
             if predicates[*pred].derived {

@@ -28,7 +28,10 @@ pub struct PlanStep {
 
 impl PlanStep {
     /// A step with no position information, e.g. for steps built in code.
-    pub fn new(action: impl Into<String>, args: impl IntoIterator<Item = impl Into<String>>) -> PlanStep {
+    pub fn new(
+        action: impl Into<String>,
+        args: impl IntoIterator<Item = impl Into<String>>,
+    ) -> PlanStep {
         PlanStep {
             action: action.into().to_lowercase(),
             args: args.into_iter().map(|a| a.into().to_lowercase()).collect(),
@@ -71,7 +74,10 @@ pub struct Plan {
 impl Plan {
     /// A plan made of the given steps, claiming no cost.
     pub fn from_steps(steps: Vec<PlanStep>) -> Plan {
-        Plan { steps, claimed_cost: None }
+        Plan {
+            steps,
+            claimed_cost: None,
+        }
     }
 }
 
@@ -91,7 +97,10 @@ pub fn parse_plan(text: &str) -> Result<Plan, Vec<Diagnostic>> {
         if let Some((comment, at)) = comment
             && let Some(value) = claimed_cost(comment)
         {
-            plan.claimed_cost = Some(ClaimedCost { value, span: Span::new(at, offset + raw_line.trim_end().len()) });
+            plan.claimed_cost = Some(ClaimedCost {
+                value,
+                span: Span::new(at, offset + raw_line.trim_end().len()),
+            });
         }
         match parse_line(code, offset, index + 1) {
             Ok(Some(step)) => plan.steps.push(step),
@@ -99,15 +108,25 @@ pub fn parse_plan(text: &str) -> Result<Plan, Vec<Diagnostic>> {
             Err(diagnostic) => errors.push(diagnostic),
         }
     }
-    if errors.is_empty() { Ok(plan) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(plan)
+    } else {
+        Err(errors)
+    }
 }
 
 /// The value of a `cost = N` comment (text after the `;`), if it is one.
 fn claimed_cost(comment: &str) -> Option<f64> {
     let rest = comment.trim_start().to_ascii_lowercase();
     let rest = rest.strip_prefix("cost")?.trim_start();
-    let rest = rest.strip_prefix('=').or_else(|| rest.strip_prefix(':'))?.trim_start();
-    let number: String = rest.chars().take_while(|c| !c.is_whitespace() && *c != '(').collect();
+    let rest = rest
+        .strip_prefix('=')
+        .or_else(|| rest.strip_prefix(':'))?
+        .trim_start();
+    let number: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '(')
+        .collect();
     number.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
@@ -158,18 +177,30 @@ fn ends_name(c: char) -> bool {
 
 /// Parses the code part of one line (comment removed): `None` if blank.
 fn parse_line(code: &str, offset: usize, line: usize) -> Result<Option<PlanStep>, Diagnostic> {
-    let mut scan = LineScanner { text: code, pos: 0, offset };
+    let mut scan = LineScanner {
+        text: code,
+        pos: 0,
+        offset,
+    };
     scan.skip_space();
-    let Some(first) = scan.peek() else { return Ok(None) };
+    let Some(first) = scan.peek() else {
+        return Ok(None);
+    };
     let mut time = None;
     if first.is_ascii_digit() || first == '.' {
         let start = scan.pos;
         let number = scan.take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-'));
-        let parsed = number.parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0);
+        let parsed = number
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite() && *t >= 0.0);
         let end = scan.pos;
         let Some(parsed) = parsed else {
-            return Err(Diagnostic::error(format!("invalid time stamp `{number}`"), scan.span(start, end))
-                .with_label("expected a non-negative number"));
+            return Err(Diagnostic::error(
+                format!("invalid time stamp `{number}`"),
+                scan.span(start, end),
+            )
+            .with_label("expected a non-negative number"));
         };
         scan.skip_space();
         if scan.peek() != Some(':') {
@@ -191,24 +222,38 @@ fn parse_line(code: &str, offset: usize, line: usize) -> Result<Option<PlanStep>
         scan.skip_space();
         match scan.peek() {
             None => {
-                return Err(Diagnostic::error("unclosed `(`: expected `)` before the end of the line", scan.span(open, open + 1))
-                    .with_label("this `(` is never closed")
-                    .with_note("a plan step must be written on one line"));
+                return Err(Diagnostic::error(
+                    "unclosed `(`: expected `)` before the end of the line",
+                    scan.span(open, open + 1),
+                )
+                .with_label("this `(` is never closed")
+                .with_note("a plan step must be written on one line"));
             }
             Some(')') => {
                 scan.pos += 1;
                 break;
             }
-            Some('(') => return Err(scan.error_here("unexpected `(` inside a plan step", "nested parentheses are not allowed")),
+            Some('(') => {
+                return Err(scan.error_here(
+                    "unexpected `(` inside a plan step",
+                    "nested parentheses are not allowed",
+                ));
+            }
             Some('[') | Some(']') => {
-                return Err(scan.error_here("unexpected bracket inside a plan step", "expected an object name or `)`"));
+                return Err(scan.error_here(
+                    "unexpected bracket inside a plan step",
+                    "expected an object name or `)`",
+                ));
             }
             Some(_) => {
                 let start = scan.pos;
                 let name = scan.take_while(|c| !ends_name(c));
                 if name.starts_with('?') {
-                    return Err(Diagnostic::error(format!("variable `{name}` in a plan step"), scan.span(start, scan.pos))
-                        .with_label("a plan names objects, not variables"));
+                    return Err(Diagnostic::error(
+                        format!("variable `{name}` in a plan step"),
+                        scan.span(start, scan.pos),
+                    )
+                    .with_label("a plan names objects, not variables"));
                 }
                 names.push(name.to_lowercase());
             }
@@ -216,7 +261,10 @@ fn parse_line(code: &str, offset: usize, line: usize) -> Result<Option<PlanStep>
     }
     let close = scan.pos;
     if names.is_empty() {
-        return Err(Diagnostic::error("empty plan step `()`", scan.span(open, close)).with_label("expected an action name"));
+        return Err(
+            Diagnostic::error("empty plan step `()`", scan.span(open, close))
+                .with_label("expected an action name"),
+        );
     }
     scan.skip_space();
     let mut duration = None;
@@ -225,21 +273,31 @@ fn parse_line(code: &str, offset: usize, line: usize) -> Result<Option<PlanStep>
         scan.pos += 1;
         let number = scan.take_while(|c| c != ']').trim().to_string();
         if scan.peek() != Some(']') {
-            return Err(Diagnostic::error("unclosed `[`: expected `]`", scan.span(start, start + 1)).with_label("opened here"));
+            return Err(Diagnostic::error(
+                "unclosed `[`: expected `]`",
+                scan.span(start, start + 1),
+            )
+            .with_label("opened here"));
         }
         scan.pos += 1;
         match number.parse::<f64>() {
             Ok(d) if d.is_finite() && d >= 0.0 => duration = Some(d),
             _ => {
-                return Err(Diagnostic::error(format!("invalid duration `[{number}]`"), scan.span(start, scan.pos))
-                    .with_label("expected a non-negative number"));
+                return Err(Diagnostic::error(
+                    format!("invalid duration `[{number}]`"),
+                    scan.span(start, scan.pos),
+                )
+                .with_label("expected a non-negative number"));
             }
         }
         scan.skip_space();
     }
     if scan.peek().is_some() {
         return Err(scan
-            .error_here("unexpected text after the plan step", "expected the end of the line")
+            .error_here(
+                "unexpected text after the plan step",
+                "expected the end of the line",
+            )
             .with_note("write one step per line; comments start with `;`"));
     }
     let mut names = names.into_iter();
@@ -260,7 +318,8 @@ mod tests {
 
     #[test]
     fn reads_steps_time_stamps_durations_comments_and_case() {
-        let text = "; a plan\n\n0.001: (Move A B) [1.5]\n(pick-up C)  ; done\n; cost = 2 (unit cost)\n";
+        let text =
+            "; a plan\n\n0.001: (Move A B) [1.5]\n(pick-up C)  ; done\n; cost = 2 (unit cost)\n";
         let plan = parse_plan(text).unwrap();
         assert_eq!(plan.steps.len(), 2);
         assert_eq!(plan.steps[0].action, "move");
@@ -268,7 +327,10 @@ mod tests {
         assert_eq!(plan.steps[0].time, Some(0.001));
         assert_eq!(plan.steps[0].duration, Some(1.5));
         assert_eq!(plan.steps[0].line, 3);
-        assert_eq!(&text[plan.steps[0].span.start..plan.steps[0].span.end], "(Move A B)");
+        assert_eq!(
+            &text[plan.steps[0].span.start..plan.steps[0].span.end],
+            "(Move A B)"
+        );
         assert_eq!(plan.steps[1].to_string(), "(pick-up c)");
         assert_eq!(plan.steps[1].line, 4);
         assert_eq!(plan.claimed_cost.map(|c| c.value), Some(2.0));
@@ -292,7 +354,10 @@ mod tests {
         let errors = parse_plan(text).unwrap_err();
         assert_eq!(errors.len(), 8);
         let file = pddl_syntax::SourceFile::new("p.plan", text);
-        let lines: Vec<usize> = errors.iter().map(|e| file.line_col(e.span.start).0).collect();
+        let lines: Vec<usize> = errors
+            .iter()
+            .map(|e| file.line_col(e.span.start).0)
+            .collect();
         assert_eq!(lines, vec![2, 3, 4, 5, 6, 7, 8, 9]);
         assert!(errors[0].render(&file).contains("p.plan:2:1"));
         assert!(errors[2].render(&file).contains("p.plan:4:7"));

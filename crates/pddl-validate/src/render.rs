@@ -51,7 +51,9 @@ impl Model {
         match expr {
             NExpr::Num(n) => format_number(*n),
             NExpr::TotalTime => "total-time".to_string(),
-            NExpr::Fluent(func, args) => self.args_text(&self.functions[*func].name, args, env, bound),
+            NExpr::Fluent(func, args) => {
+                self.args_text(&self.functions[*func].name, args, env, bound)
+            }
             NExpr::Neg(inner) => format!("(- {})", self.render_expr(inner, env, bound)),
             NExpr::Bin(op, a, b) => format!(
                 "({} {} {})",
@@ -65,22 +67,44 @@ impl Model {
     /// A condition; variables in slots below `bound` are shown as objects.
     pub(crate) fn render_cond(&self, cond: &Cond, env: &[ObjId], bound: usize) -> String {
         let list = |parts: &[Cond]| {
-            parts.iter().map(|p| self.render_cond(p, env, bound)).collect::<Vec<_>>().join(" ")
+            parts
+                .iter()
+                .map(|p| self.render_cond(p, env, bound))
+                .collect::<Vec<_>>()
+                .join(" ")
         };
         match &cond.kind {
-            CondKind::Atom(pred, args) => self.args_text(&self.predicates[*pred].name, args, env, bound),
-            CondKind::Eq(a, b) => format!("(= {} {})", self.arg_text(a, env, bound), self.arg_text(b, env, bound)),
+            CondKind::Atom(pred, args) => {
+                self.args_text(&self.predicates[*pred].name, args, env, bound)
+            }
+            CondKind::Eq(a, b) => format!(
+                "(= {} {})",
+                self.arg_text(a, env, bound),
+                self.arg_text(b, env, bound)
+            ),
             CondKind::Not(inner) => format!("(not {})", self.render_cond(inner, env, bound)),
             CondKind::And(parts) => format!("(and {})", list(parts)),
             CondKind::Or(parts) => format!("(or {})", list(parts)),
             CondKind::Imply(a, b) => {
-                format!("(imply {} {})", self.render_cond(a, env, bound), self.render_cond(b, env, bound))
+                format!(
+                    "(imply {} {})",
+                    self.render_cond(a, env, bound),
+                    self.render_cond(b, env, bound)
+                )
             }
             CondKind::Exists(vars, body) => {
-                format!("(exists ({}) {})", vars_text(vars), self.render_cond(body, env, bound.min(first_slot(vars))))
+                format!(
+                    "(exists ({}) {})",
+                    vars_text(vars),
+                    self.render_cond(body, env, bound.min(first_slot(vars)))
+                )
             }
             CondKind::Forall(vars, body) => {
-                format!("(forall ({}) {})", vars_text(vars), self.render_cond(body, env, bound.min(first_slot(vars))))
+                format!(
+                    "(forall ({}) {})",
+                    vars_text(vars),
+                    self.render_cond(body, env, bound.min(first_slot(vars)))
+                )
             }
             CondKind::Compare(op, a, b) => format!(
                 "({} {} {})",
@@ -98,7 +122,11 @@ impl Model {
             if i > 0 {
                 out.push_str(", ");
             }
-            let _ = write!(out, "?{} = {}", var.name, self.objects[env[var.slot] as usize]);
+            let _ = write!(
+                out,
+                "?{} = {}",
+                var.name, self.objects[env[var.slot] as usize]
+            );
         }
         out
     }
@@ -111,10 +139,17 @@ fn first_slot(vars: &[QVar]) -> usize {
 
 /// `?x - t ?y - u`.
 pub(crate) fn vars_text(vars: &[QVar]) -> String {
-    vars.iter().map(|v| format!("?{} - {}", v.name, v.type_text)).collect::<Vec<_>>().join(" ")
+    vars.iter()
+        .map(|v| format!("?{} - {}", v.name, v.type_text))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A number without a trailing `.0` when it is whole.
 pub fn format_number(n: f64) -> String {
-    if n == n.trunc() && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") }
+    if n == n.trunc() && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
 }

@@ -64,13 +64,9 @@ impl FailureKind {
 /// Why a plan is invalid, with what to do about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
-    /// 1-based index of the failing step; `None` for the goal, the metric
-    /// or the claimed cost (checked after the last step).
-    pub step: Option<usize>,
-    /// The failing step as text, e.g. `(unstack b a)`.
-    pub step_text: Option<String>,
-    /// The line of the failing step in the plan file, when known.
-    pub line: Option<usize>,
+    /// The failing step; `None` for the goal, the metric or the claimed
+    /// cost (checked after the last step).
+    pub at: Option<FailedStep>,
     /// The kind of failure.
     pub kind: FailureKind,
     /// One-line summary.
@@ -80,6 +76,24 @@ pub struct Failure {
     pub details: Vec<String>,
     /// Suggested repairs, e.g. "make (clear b) true before step 3".
     pub advice: Vec<String>,
+}
+
+/// Which step of a plan failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailedStep {
+    /// 1-based index of the step in the plan.
+    pub index: usize,
+    /// The step as text, e.g. `(unstack b a)`.
+    pub text: String,
+    /// Its line in the plan file; 0 when the step was not read from a file.
+    pub line: usize,
+}
+
+impl Failure {
+    /// The 1-based index of the failing step, if a step failed.
+    pub fn step(&self) -> Option<usize> {
+        self.at.as_ref().map(|at| at.index)
+    }
 }
 
 /// A numeric fluent changed by a step.
@@ -168,7 +182,12 @@ impl Report {
                 }
                 for change in &step.fluents {
                     let old = change.old.map_or("undefined".to_string(), format_number);
-                    let _ = writeln!(out, "  changed {} from {old} to {}", change.fluent, format_number(change.new));
+                    let _ = writeln!(
+                        out,
+                        "  changed {} from {old} to {}",
+                        change.fluent,
+                        format_number(change.new)
+                    );
                 }
             }
         }
@@ -176,16 +195,28 @@ impl Report {
             None => {
                 let _ = writeln!(out, "Plan valid");
                 let _ = writeln!(out, "Steps: {}", self.steps_total);
+                if self.metric.is_none() {
+                    let _ = writeln!(
+                        out,
+                        "Cost: {} (number of steps: the problem has no metric)",
+                        self.steps_total
+                    );
+                }
             }
             Some(failure) => {
                 let _ = writeln!(out, "Plan invalid");
-                let _ = writeln!(out, "Steps executed: {} of {}", self.steps_executed, self.steps_total);
-                match (&failure.step, &failure.step_text) {
-                    (Some(index), Some(text)) => {
-                        let line = failure.line.map_or(String::new(), |l| format!(" (line {l})"));
-                        let _ = writeln!(out, "Failed at step {index}{line}: {text}");
-                    }
-                    _ => {}
+                let _ = writeln!(
+                    out,
+                    "Steps executed: {} of {}",
+                    self.steps_executed, self.steps_total
+                );
+                if let Some(at) = &failure.at {
+                    let line = if at.line > 0 {
+                        format!(" (line {})", at.line)
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(out, "Failed at step {}{line}: {}", at.index, at.text);
                 }
                 let _ = writeln!(out, "Error: {}", failure.message);
                 for detail in &failure.details {
@@ -201,7 +232,11 @@ impl Report {
                 Optimization::Minimize => "minimize",
                 Optimization::Maximize => "maximize",
             };
-            let _ = writeln!(out, "Final value ({direction}): {}", format_number(metric.value));
+            let _ = writeln!(
+                out,
+                "Final value ({direction}): {}",
+                format_number(metric.value)
+            );
         }
         if let Some(claimed) = self.claimed_cost {
             let _ = writeln!(out, "Claimed cost: {}", format_number(claimed));
@@ -213,9 +248,9 @@ impl Report {
     pub fn to_json(&self) -> Value {
         let failure = self.failure.as_ref().map(|f| {
             json!({
-                "step": f.step,
-                "step_text": f.step_text,
-                "line": f.line,
+                "step": f.step(),
+                "step_text": f.at.as_ref().map(|at| at.text.clone()),
+                "line": f.at.as_ref().map(|at| at.line).filter(|&l| l > 0),
                 "kind": f.kind.id(),
                 "message": f.message,
                 "details": f.details,

@@ -2,7 +2,9 @@
 //! them, with PDDL semantics: effects are collected in the old state and
 //! then applied, deletes before adds.
 
-use crate::model::{Arg, Cond, CondKind, DerivedRule, Eff, EffKind, FuncId, Model, NExpr, ObjId, PredId, QVar};
+use crate::model::{
+    Arg, Cond, CondKind, DerivedRule, Eff, EffKind, FuncId, Model, NExpr, ObjId, PredId, QVar,
+};
 use hashbrown::{HashMap, HashSet};
 use pddl_syntax::ast::{AssignOp, BinaryOp};
 
@@ -71,7 +73,9 @@ impl Evaluator<'_> {
     /// Whether `cond` holds with variables bound by `env`.
     pub fn holds(&self, cond: &Cond, env: &mut [ObjId]) -> Result<bool, EvalError> {
         Ok(match &cond.kind {
-            CondKind::Atom(pred, args) => with_ground(args, env, |a| self.state.atoms[*pred].contains(a)),
+            CondKind::Atom(pred, args) => {
+                with_ground(args, env, |a| self.state.atoms[*pred].contains(a))
+            }
             CondKind::Eq(a, b) => resolve(a, env) == resolve(b, env),
             CondKind::Not(inner) => !self.holds(inner, env)?,
             CondKind::And(parts) => {
@@ -91,8 +95,12 @@ impl Evaluator<'_> {
                 false
             }
             CondKind::Imply(a, b) => !self.holds(a, env)? || self.holds(b, env)?,
-            CondKind::Exists(vars, body) => self.first_binding(vars, env, &mut |env| self.holds(body, env))?,
-            CondKind::Forall(vars, body) => !self.first_binding(vars, env, &mut |env| Ok(!self.holds(body, env)?))?,
+            CondKind::Exists(vars, body) => {
+                self.first_binding(vars, env, &mut |env| self.holds(body, env))?
+            }
+            CondKind::Forall(vars, body) => {
+                !self.first_binding(vars, env, &mut |env| Ok(!self.holds(body, env)?))?
+            }
             CondKind::Compare(op, a, b) => op.holds(self.value(a, env)?, self.value(b, env)?),
         })
     }
@@ -105,7 +113,9 @@ impl Evaluator<'_> {
         env: &mut [ObjId],
         test: &mut dyn FnMut(&mut [ObjId]) -> Result<bool, EvalError>,
     ) -> Result<bool, EvalError> {
-        let Some((first, rest)) = vars.split_first() else { return test(env) };
+        let Some((first, rest)) = vars.split_first() else {
+            return test(env);
+        };
         for &object in &self.model.domains[first.domain] {
             env[first.slot] = object;
             if self.first_binding(rest, env, test)? {
@@ -120,10 +130,16 @@ impl Evaluator<'_> {
         let value = match expr {
             NExpr::Num(n) => *n,
             NExpr::TotalTime => self.total_time,
-            NExpr::Fluent(func, args) => match with_ground(args, env, |a| self.state.fluents[*func].get(a).copied()) {
-                Some(v) => v,
-                None => return Err(EvalError::Undefined(self.model.fluent_text(*func, &ground(args, env)))),
-            },
+            NExpr::Fluent(func, args) => {
+                match with_ground(args, env, |a| self.state.fluents[*func].get(a).copied()) {
+                    Some(v) => v,
+                    None => {
+                        return Err(EvalError::Undefined(
+                            self.model.fluent_text(*func, &ground(args, env)),
+                        ));
+                    }
+                }
+            }
             NExpr::Neg(inner) => -self.value(inner, env)?,
             NExpr::Bin(op, a, b) => {
                 let (x, y) = (self.value(a, env)?, self.value(b, env)?);
@@ -153,7 +169,12 @@ impl Evaluator<'_> {
 
     /// Collects what `effect` does in this (old) state into `out`:
     /// `when` conditions and right-hand sides are evaluated here.
-    pub fn collect(&self, effect: &Eff, env: &mut [ObjId], out: &mut Changes) -> Result<(), EvalError> {
+    pub fn collect(
+        &self,
+        effect: &Eff,
+        env: &mut [ObjId],
+        out: &mut Changes,
+    ) -> Result<(), EvalError> {
         match &effect.kind {
             EffKind::And(parts) => {
                 for part in parts {
@@ -230,19 +251,28 @@ pub(crate) enum ApplyError {
     Arithmetic(String),
 }
 
+/// A fluent's new value: function, arguments, old value (`None`:
+/// undefined) and new value.
+pub(crate) type FluentUpdate = (FuncId, Box<[ObjId]>, Option<f64>, f64);
+
 /// What a step changed, by id: atoms made true that were false, atoms made
 /// false that were true, and fluents with their old and new value.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Delta {
     pub added: Vec<(PredId, Box<[ObjId]>)>,
     pub deleted: Vec<(PredId, Box<[ObjId]>)>,
-    pub fluents: Vec<(FuncId, Box<[ObjId]>, Option<f64>, f64)>,
+    pub fluents: Vec<FluentUpdate>,
 }
 
 /// Applies collected effects to `state` (deletes before adds, so an atom
 /// both deleted and added ends true). Leaves `state` unchanged on error.
 /// Fills `delta` when given.
-pub(crate) fn apply(model: &Model, state: &mut State, changes: Changes, delta: Option<&mut Delta>) -> Result<(), ApplyError> {
+pub(crate) fn apply(
+    model: &Model,
+    state: &mut State,
+    changes: Changes,
+    delta: Option<&mut Delta>,
+) -> Result<(), ApplyError> {
     let mut new_values = Vec::with_capacity(changes.numeric.len());
     let mut seen: HashSet<(FuncId, &[ObjId])> = HashSet::new();
     for change in &changes.numeric {
@@ -268,7 +298,8 @@ pub(crate) fn apply(model: &Model, state: &mut State, changes: Changes, delta: O
         new_values.push((change.func, change.args.clone(), old, new));
     }
     if let Some(delta) = delta {
-        let added: HashSet<(PredId, &[ObjId])> = changes.adds.iter().map(|(p, a)| (*p, &a[..])).collect();
+        let added: HashSet<(PredId, &[ObjId])> =
+            changes.adds.iter().map(|(p, a)| (*p, &a[..])).collect();
         for (pred, args) in &changes.dels {
             if state.atoms[*pred].contains(args)
                 && !added.contains(&(*pred, &args[..]))
@@ -278,7 +309,9 @@ pub(crate) fn apply(model: &Model, state: &mut State, changes: Changes, delta: O
             }
         }
         for (pred, args) in &changes.adds {
-            if !state.atoms[*pred].contains(args) && !delta.added.iter().any(|(p, a)| p == pred && a == args) {
+            if !state.atoms[*pred].contains(args)
+                && !delta.added.iter().any(|(p, a)| p == pred && a == args)
+            {
                 delta.added.push((*pred, args.clone()));
             }
         }
@@ -308,7 +341,11 @@ pub(crate) fn derive(model: &Model, state: &mut State, total_time: f64) -> Resul
         loop {
             let mut found = Vec::new();
             {
-                let evaluator = Evaluator { model, state, total_time };
+                let evaluator = Evaluator {
+                    model,
+                    state,
+                    total_time,
+                };
                 for rule in stratum {
                     derive_rule(&evaluator, rule, &mut found)?;
                 }
@@ -327,9 +364,20 @@ pub(crate) fn derive(model: &Model, state: &mut State, total_time: f64) -> Resul
 
 /// Adds to `found` the head atoms of `rule` whose body holds and which are
 /// not yet true.
-fn derive_rule(evaluator: &Evaluator, rule: &DerivedRule, found: &mut Vec<(PredId, Box<[ObjId]>)>) -> Result<(), EvalError> {
+fn derive_rule(
+    evaluator: &Evaluator,
+    rule: &DerivedRule,
+    found: &mut Vec<(PredId, Box<[ObjId]>)>,
+) -> Result<(), EvalError> {
     let mut env = vec![0; rule.slots];
-    let head_args: Vec<Arg> = rule.params.iter().map(|p| Arg::Var { slot: p.slot, name: p.name.clone() }).collect();
+    let head_args: Vec<Arg> = rule
+        .params
+        .iter()
+        .map(|p| Arg::Var {
+            slot: p.slot,
+            name: p.name.clone(),
+        })
+        .collect();
     evaluator.first_binding(&rule.params, &mut env, &mut |env| {
         let args = ground(&head_args, env);
         if !evaluator.state.atoms[rule.head].contains(&args) && evaluator.holds(&rule.body, env)? {

@@ -11,17 +11,26 @@ fn validator(domain: &str, problem: &str) -> Result<Validator, SetupError> {
 
 fn run(domain: &str, problem: &str, plan: &str) -> Report {
     let plan = parse_plan(plan).expect("test plan parses");
-    validator(domain, problem).expect("supported").validate_traced(&plan)
+    validator(domain, problem)
+        .expect("supported")
+        .validate_traced(&plan)
 }
 
 fn assert_valid(report: &Report) {
-    assert!(report.is_valid(), "expected valid, got:\n{}", report.to_text(true));
+    assert!(
+        report.is_valid(),
+        "expected valid, got:\n{}",
+        report.to_text(true)
+    );
 }
 
 fn assert_fails(report: &Report, kind: FailureKind, step: Option<usize>) {
-    let failure = report.failure.as_ref().unwrap_or_else(|| panic!("expected {kind:?}, got valid"));
+    let failure = report
+        .failure
+        .as_ref()
+        .unwrap_or_else(|| panic!("expected {kind:?}, got valid"));
     assert_eq!(failure.kind, kind, "{}", report.to_text(true));
-    assert_eq!(failure.step, step, "{}", report.to_text(true));
+    assert_eq!(failure.step(), step, "{}", report.to_text(true));
     assert!(!report.is_valid());
 }
 
@@ -62,34 +71,77 @@ fn conditional_effects_are_all_evaluated_in_the_old_state() {
          (:action swap :parameters () :effect (and (when (p) (and (not (p)) (q))) (when (q) (and (not (q)) (p)))))",
     );
     assert_valid(&run(&domain, &flat_problem("(p)", "(not (p))"), "(toggle)"));
-    assert_valid(&run(&domain, &flat_problem("(p)", "(p)"), "(toggle)\n(toggle)"));
-    assert_fails(&run(&domain, &flat_problem("(p)", "(p)"), "(toggle)"), FailureKind::GoalNotSatisfied, None);
+    assert_valid(&run(
+        &domain,
+        &flat_problem("(p)", "(p)"),
+        "(toggle)\n(toggle)",
+    ));
+    assert_fails(
+        &run(&domain, &flat_problem("(p)", "(p)"), "(toggle)"),
+        FailureKind::GoalNotSatisfied,
+        None,
+    );
     // Swapping p and q: with p and q both true, both stay true.
-    assert_valid(&run(&domain, &flat_problem("(p)", "(and (q) (not (p)))"), "(swap)"));
-    assert_valid(&run(&domain, &flat_problem("(p) (q)", "(and (p) (q))"), "(swap)"));
+    assert_valid(&run(
+        &domain,
+        &flat_problem("(p)", "(and (q) (not (p)))"),
+        "(swap)",
+    ));
+    assert_valid(&run(
+        &domain,
+        &flat_problem("(p) (q)", "(and (p) (q))"),
+        "(swap)",
+    ));
 }
 
 #[test]
 fn numeric_effects_read_the_old_state() {
-    let domain = flat_domain("(:action mix :parameters () :effect (and (increase (x) (y)) (increase (y) (x))))");
+    let domain = flat_domain(
+        "(:action mix :parameters () :effect (and (increase (x) (y)) (increase (y) (x))))",
+    );
     let problem = flat_problem("(= (x) 1) (= (y) 2)", "(and (= (x) 3) (= (y) 3))");
     let report = run(&domain, &problem, "(mix)");
     assert_valid(&report);
-    let changes: Vec<(String, Option<f64>, f64)> =
-        report.trace[0].fluents.iter().map(|c| (c.fluent.clone(), c.old, c.new)).collect();
-    assert_eq!(changes, vec![("(x)".to_string(), Some(1.0), 3.0), ("(y)".to_string(), Some(2.0), 3.0)]);
+    let changes: Vec<(String, Option<f64>, f64)> = report.trace[0]
+        .fluents
+        .iter()
+        .map(|c| (c.fluent.clone(), c.old, c.new))
+        .collect();
+    assert_eq!(
+        changes,
+        vec![
+            ("(x)".to_string(), Some(1.0), 3.0),
+            ("(y)".to_string(), Some(2.0), 3.0)
+        ]
+    );
 }
 
 #[test]
 fn two_numeric_effects_on_one_fluent_are_an_error() {
-    let domain = flat_domain("(:action twice :parameters () :effect (and (increase (x) 1) (increase (x) 2)))");
+    let domain = flat_domain(
+        "(:action twice :parameters () :effect (and (increase (x) 1) (increase (x) 2)))",
+    );
     let report = run(&domain, &flat_problem("(= (x) 0)", "(>= (x) 0)"), "(twice)");
     assert_fails(&report, FailureKind::ConflictingEffects, Some(1));
     assert!(report.failure.unwrap().message.contains("(x)"));
     // Only when both fire: a conditional second effect that does not fire is fine.
-    let domain = flat_domain("(:action once :parameters () :effect (and (increase (x) 1) (when (p) (assign (x) 5))))");
-    assert_valid(&run(&domain, &flat_problem("(= (x) 0)", "(= (x) 1)"), "(once)"));
-    assert_fails(&run(&domain, &flat_problem("(p) (= (x) 0)", "(= (x) 1)"), "(once)"), FailureKind::ConflictingEffects, Some(1));
+    let domain = flat_domain(
+        "(:action once :parameters () :effect (and (increase (x) 1) (when (p) (assign (x) 5))))",
+    );
+    assert_valid(&run(
+        &domain,
+        &flat_problem("(= (x) 0)", "(= (x) 1)"),
+        "(once)",
+    ));
+    assert_fails(
+        &run(
+            &domain,
+            &flat_problem("(p) (= (x) 0)", "(= (x) 1)"),
+            "(once)",
+        ),
+        FailureKind::ConflictingEffects,
+        Some(1),
+    );
 }
 
 #[test]
@@ -101,10 +153,18 @@ fn reading_an_undefined_fluent_is_an_error() {
     assert!(report.failure.unwrap().message.contains("(x)"));
     // In an update.
     let domain = flat_domain("(:action a :parameters () :effect (increase (x) 1))");
-    assert_fails(&run(&domain, &flat_problem("", "(> (x) 0)"), "(a)"), FailureKind::UndefinedFluent, Some(1));
+    assert_fails(
+        &run(&domain, &flat_problem("", "(> (x) 0)"), "(a)"),
+        FailureKind::UndefinedFluent,
+        Some(1),
+    );
     // In the goal.
     let domain = flat_domain("(:action a :parameters () :effect (p))");
-    assert_fails(&run(&domain, &flat_problem("", "(> (x) 0)"), ""), FailureKind::UndefinedFluent, None);
+    assert_fails(
+        &run(&domain, &flat_problem("", "(> (x) 0)"), ""),
+        FailureKind::UndefinedFluent,
+        None,
+    );
 }
 
 #[test]
@@ -114,7 +174,11 @@ fn assign_defines_a_fluent_but_not_from_an_undefined_value() {
     assert_valid(&run(&domain, &flat_problem("", "(= (x) 5)"), "(set)"));
     // `assign` of an undefined value is an error.
     let domain = flat_domain("(:action copy :parameters () :effect (assign (x) (y)))");
-    assert_fails(&run(&domain, &flat_problem("(= (x) 1)", "(= (x) 1)"), "(copy)"), FailureKind::UndefinedFluent, Some(1));
+    assert_fails(
+        &run(&domain, &flat_problem("(= (x) 1)", "(= (x) 1)"), "(copy)"),
+        FailureKind::UndefinedFluent,
+        Some(1),
+    );
     let domain = flat_domain("(:action forget :parameters () :effect (assign (x) undefined))");
     let report = run(&domain, &flat_problem("(= (x) 1)", "(p)"), "(forget)");
     assert_fails(&report, FailureKind::AssignUndefined, Some(1));
@@ -122,8 +186,14 @@ fn assign_defines_a_fluent_but_not_from_an_undefined_value() {
 
 #[test]
 fn bare_comparison_precondition_and_bare_assign_effect() {
-    let domain = flat_domain("(:action a :parameters () :precondition (< (x) 3) :effect (assign (y) (+ (x) 1)))");
-    assert_valid(&run(&domain, &flat_problem("(= (x) 2)", "(= (y) 3)"), "(a)"));
+    let domain = flat_domain(
+        "(:action a :parameters () :precondition (< (x) 3) :effect (assign (y) (+ (x) 1)))",
+    );
+    assert_valid(&run(
+        &domain,
+        &flat_problem("(= (x) 2)", "(= (y) 3)"),
+        "(a)",
+    ));
     let report = run(&domain, &flat_problem("(= (x) 3)", "(= (y) 4)"), "(a)");
     assert_fails(&report, FailureKind::PreconditionFalse, Some(1));
     let failure = report.failure.unwrap();
@@ -134,7 +204,11 @@ fn bare_comparison_precondition_and_bare_assign_effect() {
 #[test]
 fn division_by_zero_is_an_error() {
     let domain = flat_domain("(:action a :parameters () :effect (assign (x) (/ 1 (y))))");
-    assert_fails(&run(&domain, &flat_problem("(= (y) 0)", "(p)"), "(a)"), FailureKind::Arithmetic, Some(1));
+    assert_fails(
+        &run(&domain, &flat_problem("(= (y) 0)", "(p)"), "(a)"),
+        FailureKind::Arithmetic,
+        Some(1),
+    );
 }
 
 #[test]
@@ -195,9 +269,15 @@ fn false_precondition_names_the_atom_bindings_and_repair() {
     let report = run(TYPED, TYPED_PROBLEM, "(move a floor b)");
     assert_fails(&report, FailureKind::PreconditionFalse, Some(1));
     let failure = report.failure.unwrap();
-    assert_eq!(failure.step_text.as_deref(), Some("(move a floor b)"));
-    assert_eq!(failure.line, Some(1));
-    assert_eq!(failure.details, vec!["with ?x = a, ?from = floor, ?to = b", "(clear a) is false"]);
+    let at = failure.at.as_ref().expect("a step failed");
+    assert_eq!(
+        (at.index, at.text.as_str(), at.line),
+        (1, "(move a floor b)", 1)
+    );
+    assert_eq!(
+        failure.details,
+        vec!["with ?x = a, ?from = floor, ?to = b", "(clear a) is false"]
+    );
     assert_eq!(failure.advice, vec!["make (clear a) true before step 1"]);
 }
 
@@ -206,7 +286,14 @@ fn equality_in_preconditions() {
     let report = run(TYPED, TYPED_PROBLEM, "(move c a a)");
     assert_fails(&report, FailureKind::PreconditionFalse, Some(1));
     let failure = report.failure.unwrap();
-    assert!(failure.details.iter().any(|d| d.contains("(= a a) is true")), "{:?}", failure.details);
+    assert!(
+        failure
+            .details
+            .iter()
+            .any(|d| d.contains("(= a a) is true")),
+        "{:?}",
+        failure.details
+    );
 }
 
 #[test]
@@ -216,7 +303,10 @@ fn universal_precondition_names_the_counter_example() {
     let failure = report.failure.unwrap();
     assert_eq!(failure.details, vec!["for ?b = a:", "  (clear a) is false"]);
     // After moving c away every block is clear: painting works, for every block.
-    let problem = TYPED_PROBLEM.replace("(:goal (and (on a b) (on b floor)))", "(:goal (forall (?b - block) (red ?b)))");
+    let problem = TYPED_PROBLEM.replace(
+        "(:goal (and (on a b) (on b floor)))",
+        "(:goal (forall (?b - block) (red ?b)))",
+    );
     let report = run(TYPED, &problem, "(move c a floor)\n(paint-all)");
     assert_valid(&report);
     assert_eq!(report.trace[1].added, vec!["(red a)", "(red b)", "(red c)"]);
@@ -230,14 +320,28 @@ fn imply_and_exists() {
     let failure = report.failure.unwrap();
     assert_eq!(
         failure.details,
-        vec!["with ?b = a", "(heavy a) holds, so (exists (?c - block) (red ?c)) must hold too:", "  no ?c - block makes (red ?c) true"]
+        vec![
+            "with ?b = a",
+            "(heavy a) holds, so (exists (?c - block) (red ?c)) must hold too:",
+            "  no ?c - block makes (red ?c) true"
+        ]
     );
     // b is not heavy: the implication holds vacuously.
-    let problem = TYPED_PROBLEM.replace("(:goal (and (on a b) (on b floor)))", "(:goal (not (clear b)))");
+    let problem = TYPED_PROBLEM.replace(
+        "(:goal (and (on a b) (on b floor)))",
+        "(:goal (not (clear b)))",
+    );
     assert_valid(&run(TYPED, &problem, "(lift b)"));
     // With a red block, lifting a heavy one is fine.
-    let problem = TYPED_PROBLEM.replace("(:goal (and (on a b) (on b floor)))", "(:goal (not (clear a)))");
-    assert_valid(&run(TYPED, &problem, "(move c a floor)\n(paint-all)\n(lift a)"));
+    let problem = TYPED_PROBLEM.replace(
+        "(:goal (and (on a b) (on b floor)))",
+        "(:goal (not (clear a)))",
+    );
+    assert_valid(&run(
+        TYPED,
+        &problem,
+        "(move c a floor)\n(paint-all)\n(lift a)",
+    ));
 }
 
 #[test]
@@ -245,18 +349,40 @@ fn argument_types_subtypes_and_either() {
     // floor is a table, a surface: fine for ?to; a ball is not a surface.
     let report = run(TYPED, TYPED_PROBLEM, "(move c a ball1)");
     assert_fails(&report, FailureKind::WrongType, Some(1));
-    assert!(report.failure.unwrap().message.contains("ball1` is of type ball"));
+    assert!(
+        report
+            .failure
+            .unwrap()
+            .message
+            .contains("ball1` is of type ball")
+    );
     // A block is not a block's `?x - block`... of `either ball table`.
-    assert_fails(&run(TYPED, TYPED_PROBLEM, "(touch a)"), FailureKind::WrongType, Some(1));
+    assert_fails(
+        &run(TYPED, TYPED_PROBLEM, "(touch a)"),
+        FailureKind::WrongType,
+        Some(1),
+    );
     let problem = TYPED_PROBLEM.replace("(:goal (and (on a b) (on b floor)))", "(:goal (and))");
     assert_valid(&run(TYPED, &problem, "(touch ball1)\n(touch floor)"));
 }
 
 #[test]
 fn unknown_action_object_and_wrong_arity() {
-    assert_fails(&run(TYPED, TYPED_PROBLEM, "(fly a)"), FailureKind::UnknownAction, Some(1));
-    assert_fails(&run(TYPED, TYPED_PROBLEM, "(move c a)"), FailureKind::WrongArity, Some(1));
-    assert_fails(&run(TYPED, TYPED_PROBLEM, "(move c a zz)"), FailureKind::UnknownObject, Some(1));
+    assert_fails(
+        &run(TYPED, TYPED_PROBLEM, "(fly a)"),
+        FailureKind::UnknownAction,
+        Some(1),
+    );
+    assert_fails(
+        &run(TYPED, TYPED_PROBLEM, "(move c a)"),
+        FailureKind::WrongArity,
+        Some(1),
+    );
+    assert_fails(
+        &run(TYPED, TYPED_PROBLEM, "(move c a zz)"),
+        FailureKind::UnknownObject,
+        Some(1),
+    );
 }
 
 #[test]
@@ -265,21 +391,36 @@ fn ambiguous_names_are_never_confused() {
     let problem = TYPED_PROBLEM.replace("(:goal (and (on a b) (on b floor)))", "(:goal (p oa ob))");
     let report = run(TYPED, &problem, "");
     assert_fails(&report, FailureKind::GoalNotSatisfied, None);
-    assert_eq!(report.failure.unwrap().advice, vec!["make (p oa ob) true by the end of the plan"]);
+    assert_eq!(
+        report.failure.unwrap().advice,
+        vec!["make (p oa ob) true by the end of the plan"]
+    );
     let problem = TYPED_PROBLEM.replace("(:goal (and (on a b) (on b floor)))", "(:goal (p o aob))");
-    assert_fails(&run(TYPED, &problem, "(link oa ob)"), FailureKind::PreconditionFalse, Some(1));
+    assert_fails(
+        &run(TYPED, &problem, "(link oa ob)"),
+        FailureKind::PreconditionFalse,
+        Some(1),
+    );
     assert_valid(&run(TYPED, &problem, "(link o aob)"));
 }
 
 #[test]
 fn plan_steps_are_case_insensitive_with_time_stamps() {
-    let report = run(TYPED, TYPED_PROBLEM, "0.000: (MOVE C A Floor) [1]\n1.000: (move a floor b) [1]");
+    let report = run(
+        TYPED,
+        TYPED_PROBLEM,
+        "0.000: (MOVE C A Floor) [1]\n1.000: (move a floor b) [1]",
+    );
     assert_valid(&report);
 }
 
 #[test]
 fn stops_at_the_first_failing_step() {
-    let report = run(TYPED, TYPED_PROBLEM, "(move c a floor)\n(move c a floor)\n(move a floor b)");
+    let report = run(
+        TYPED,
+        TYPED_PROBLEM,
+        "(move c a floor)\n(move c a floor)\n(move a floor b)",
+    );
     assert_fails(&report, FailureKind::PreconditionFalse, Some(2));
     assert_eq!(report.steps_executed, 1);
 }
@@ -302,18 +443,42 @@ fn derived_predicates_are_recomputed_every_state() {
     let domain = pddl_syntax::parse_domain(DERIVED).unwrap();
     let problem = pddl_syntax::parse_problem(DERIVED_PROBLEM).unwrap();
     let state = LiftedState::initial(&domain, &problem).unwrap();
-    let above: Vec<_> = state.atoms().into_iter().filter(|(p, _)| p == "above").collect();
+    let above: Vec<_> = state
+        .atoms()
+        .into_iter()
+        .filter(|(p, _)| p == "above")
+        .collect();
     assert_eq!(above.len(), 6, "{above:?}");
-    assert!(state.atoms().contains(&("free".to_string(), vec!["a".to_string()])));
-    assert!(!state.atoms().contains(&("free".to_string(), vec!["b".to_string()])));
+    assert!(
+        state
+            .atoms()
+            .contains(&("free".to_string(), vec!["a".to_string()]))
+    );
+    assert!(
+        !state
+            .atoms()
+            .contains(&("free".to_string(), vec!["b".to_string()]))
+    );
     // b is not free: a is above it.
     let failure = state.apply("unstack", &["b", "c"]).unwrap_err();
     assert_eq!(failure.kind, FailureKind::PreconditionFalse);
-    assert!(failure.advice[0].contains("derived predicate"), "{:?}", failure.advice);
-    let report = run(DERIVED, DERIVED_PROBLEM, "(unstack a b)\n(unstack b c)\n(unstack c d)\n(finish)");
+    assert!(
+        failure.advice[0].contains("derived predicate"),
+        "{:?}",
+        failure.advice
+    );
+    let report = run(
+        DERIVED,
+        DERIVED_PROBLEM,
+        "(unstack a b)\n(unstack b c)\n(unstack c d)\n(finish)",
+    );
     assert_valid(&report);
     assert_fails(
-        &run(DERIVED, DERIVED_PROBLEM, "(unstack a b)\n(unstack b c)\n(finish)"),
+        &run(
+            DERIVED,
+            DERIVED_PROBLEM,
+            "(unstack a b)\n(unstack b c)\n(finish)",
+        ),
         FailureKind::PreconditionFalse,
         Some(3),
     );
@@ -321,12 +486,18 @@ fn derived_predicates_are_recomputed_every_state() {
 
 #[test]
 fn lifted_state_steps_and_reports_atoms_and_fluents() {
-    let domain = pddl_syntax::parse_domain(&flat_domain("(:action a :parameters () :effect (and (p) (increase (x) 2)))")).unwrap();
+    let domain = pddl_syntax::parse_domain(&flat_domain(
+        "(:action a :parameters () :effect (and (p) (increase (x) 2)))",
+    ))
+    .unwrap();
     let problem = pddl_syntax::parse_problem(&flat_problem("(q) (= (x) 1)", "(p)")).unwrap();
     let state = LiftedState::initial(&domain, &problem).unwrap();
-    assert_eq!(state.satisfies_goal().unwrap(), false);
+    assert!(!state.satisfies_goal().unwrap());
     let next = state.apply("A", &[] as &[&str]).unwrap();
-    assert_eq!(next.atoms(), vec![("p".to_string(), vec![]), ("q".to_string(), vec![])]);
+    assert_eq!(
+        next.atoms(),
+        vec![("p".to_string(), vec![]), ("q".to_string(), vec![])]
+    );
     assert_eq!(next.fluents(), vec![(("x".to_string(), vec![]), 3.0)]);
     assert!(next.satisfies_goal().unwrap());
     assert_eq!(state.fluents(), vec![(("x".to_string(), vec![]), 1.0)]);
@@ -354,7 +525,8 @@ fn unsupported_features_are_refused_by_name() {
     let problem = "(define (problem q) (:domain d) (:init) (:goal (p)))";
     assert!(refusal(domain, problem).contains("preference"));
     let domain = "(define (domain d) (:requirements :strips) (:predicates (p)) (:action a :parameters () :effect (p)))";
-    let problem = "(define (problem q) (:domain d) (:init) (:goal (p)) (:constraints (always (p))))";
+    let problem =
+        "(define (problem q) (:domain d) (:init) (:goal (p)) (:constraints (always (p))))";
     assert!(refusal(domain, problem).contains(":constraints"));
     let domain = "(define (domain d) (:requirements :durative-actions) (:predicates (p))
         (:durative-action a :parameters () :duration (= ?duration 1) :condition (and) :effect (at end (p))))";

@@ -33,7 +33,11 @@ impl LevelArgs {
 
     /// The PDDL problem name derived from the file name.
     fn problem_name(&self) -> String {
-        let stem = self.level.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = self
+            .level
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         puzznic::problem_name(&stem)
     }
 }
@@ -71,6 +75,17 @@ pub enum PuzznicCommand {
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS")]
         time_limit: Option<f64>,
+        /// Search algorithm, overriding the configuration's (bfs, astar,
+        /// wastar, eager-greedy, lazy-greedy).
+        #[arg(long = "search", value_name = "ALGORITHM")]
+        engine: Option<planner::search::Engine>,
+        /// Heuristic, overriding the configuration's (blind, goalcount,
+        /// hmax, hadd, hff, lmcut).
+        #[arg(long)]
+        heuristic: Option<planner::search::HeuristicKind>,
+        /// Weight of weighted A*.
+        #[arg(long)]
+        weight: Option<f64>,
         /// Use the reference simulator's breadth-first search instead of the planner.
         #[arg(long)]
         simulator: bool,
@@ -103,10 +118,33 @@ pub fn run(command: PuzznicCommand) -> i32 {
             print!("{}", puzznic::DOMAIN);
             Ok(exit::SUCCESS)
         }
-        PuzznicCommand::Solve { level, optimal, time_limit, simulator, max_states } => {
-            solve(&level, optimal, time_limit, simulator.then_some(max_states))
+        PuzznicCommand::Solve {
+            level,
+            optimal,
+            time_limit,
+            engine,
+            heuristic,
+            weight,
+            simulator,
+            max_states,
+        } => {
+            let mut options = if optimal {
+                SearchOptions::optimal_default()
+            } else {
+                SearchOptions::satisficing_default()
+            };
+            options.engine = engine.unwrap_or(options.engine);
+            options.heuristic = heuristic.unwrap_or(options.heuristic);
+            options.weight = weight.unwrap_or(options.weight);
+            solve(&level, options, time_limit, simulator.then_some(max_states))
         }
-        PuzznicCommand::Show { level, plan, physics, html, color } => show(&level, &plan, physics, html.as_deref(), color),
+        PuzznicCommand::Show {
+            level,
+            plan,
+            physics,
+            html,
+            color,
+        } => show(&level, &plan, physics, html.as_deref(), color),
     };
     status.unwrap_or_else(|failure| failure)
 }
@@ -124,7 +162,12 @@ fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
     Ok(exit::SUCCESS)
 }
 
-fn solve(level_args: &LevelArgs, optimal: bool, time_limit: Option<f64>, simulator: Option<usize>) -> Result<i32, i32> {
+fn solve(
+    level_args: &LevelArgs,
+    mut options: SearchOptions,
+    time_limit: Option<f64>,
+    simulator: Option<usize>,
+) -> Result<i32, i32> {
     let level = level_args.read()?;
     let started = Instant::now();
     println!("; level {}", level_args.level.display());
@@ -133,21 +176,30 @@ fn solve(level_args: &LevelArgs, optimal: bool, time_limit: Option<f64>, simulat
         let seconds = started.elapsed().as_secs_f64();
         return Ok(match outcome {
             BfsOutcome::Solved(moves) => {
-                println!("; solved by the simulator's BFS: {} moves (optimal), {} boards, {seconds:.2} s", moves.len(), stats.states);
+                println!(
+                    "; solved by the simulator's BFS: {} moves (optimal), {} boards, {seconds:.2} s",
+                    moves.len(),
+                    stats.states
+                );
                 print_moves(&level, &moves);
                 exit::SUCCESS
             }
             BfsOutcome::Unsolvable => {
-                println!("; unsolvable: all {} reachable boards searched", stats.states);
+                println!(
+                    "; unsolvable: all {} reachable boards searched",
+                    stats.states
+                );
                 exit::UNSOLVABLE
             }
             BfsOutcome::LimitReached { at_least } => {
-                println!("; gave up after {} boards: at least {at_least} moves", stats.states);
+                println!(
+                    "; gave up after {} boards: at least {at_least} moves",
+                    stats.states
+                );
                 exit::MEMORY_LIMIT
             }
         });
     }
-    let mut options = if optimal { SearchOptions::optimal_default() } else { SearchOptions::satisficing_default() };
     if let Some(seconds) = time_limit {
         let limit = Duration::try_from_secs_f64(seconds).map_err(|e| {
             eprintln!("bad --time-limit {seconds}: {e}");
@@ -156,19 +208,28 @@ fn solve(level_args: &LevelArgs, optimal: bool, time_limit: Option<f64>, simulat
         options.time_limit = Some(limit);
     }
     let cancel = AtomicBool::new(false);
-    let (result, plan) = puzznic::plan_level(&level, &level_args.problem_name(), &options, &cancel, &mut planner::search::NoObserver)
-        .map_err(|e| {
-            eprintln!("{e}");
-            match e {
-                puzznic::PlanLevelError::Ground(_) => exit::UNSUPPORTED,
-                puzznic::PlanLevelError::Pddl(_) => exit::FOUND_ERRORS,
-            }
-        })?;
+    let (result, plan) = puzznic::plan_level(
+        &level,
+        &level_args.problem_name(),
+        &options,
+        &cancel,
+        &mut planner::search::NoObserver,
+    )
+    .map_err(|e| {
+        eprintln!("{e}");
+        match e {
+            puzznic::PlanLevelError::Ground(_) => exit::UNSUPPORTED,
+            puzznic::PlanLevelError::Pddl(_) => exit::FOUND_ERRORS,
+        }
+    })?;
     let seconds = started.elapsed().as_secs_f64();
     let expanded = result.statistics.expanded;
     let Some(plan) = plan else {
         let (what, status) = match result.outcome {
-            Outcome::Unsolvable => ("unsolvable: the search space was exhausted", exit::UNSOLVABLE),
+            Outcome::Unsolvable => (
+                "unsolvable: the search space was exhausted",
+                exit::UNSOLVABLE,
+            ),
             Outcome::TimeLimit => ("time limit reached", exit::TIME_LIMIT),
             Outcome::MemoryLimit => ("memory limit reached", exit::MEMORY_LIMIT),
             Outcome::Cancelled => ("interrupted", exit::INTERRUPTED),
@@ -177,7 +238,11 @@ fn solve(level_args: &LevelArgs, optimal: bool, time_limit: Option<f64>, simulat
         println!("; {what} after {expanded} expanded states, {seconds:.2} s");
         return Ok(status);
     };
-    let optimality = if result.proven_optimal { " (optimal)" } else { "" };
+    let optimality = if result.proven_optimal {
+        " (optimal)"
+    } else {
+        ""
+    };
     println!(
         "; solved: {} player moves{optimality}, {} actions, {expanded} expanded states, {seconds:.2} s",
         plan.moves.len(),
@@ -200,7 +265,13 @@ fn print_moves(level: &Level, moves: &[puzznic::Move]) {
     }
 }
 
-fn show(level_args: &LevelArgs, plan_path: &Path, physics: bool, html: Option<&Path>, color: ColorChoice) -> Result<i32, i32> {
+fn show(
+    level_args: &LevelArgs,
+    plan_path: &Path,
+    physics: bool,
+    html: Option<&Path>,
+    color: ColorChoice,
+) -> Result<i32, i32> {
     let level = level_args.read()?;
     let plan_text = planner::input::read_source(plan_path).map_err(|e| {
         eprintln!("{e}");
@@ -234,7 +305,11 @@ fn show(level_args: &LevelArgs, plan_path: &Path, physics: bool, html: Option<&P
         println!("cleared in {} moves", moves.len());
         Ok(exit::SUCCESS)
     } else {
-        println!("not cleared: {} tiles left after {} moves", frames.last().map_or(0, |f| f.board.tile_count()), moves.len());
+        println!(
+            "not cleared: {} tiles left after {} moves",
+            frames.last().map_or(0, |f| f.board.tile_count()),
+            moves.len()
+        );
         Ok(exit::FOUND_ERRORS)
     }
 }

@@ -3,8 +3,8 @@
 
 use planner::exit;
 use planner::input::{InputError, read_source};
-use planner::syntax::check::{check_domain, check_problem};
-use planner::syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
+use planner::load::{LoadError, load_task, render_all};
+use planner::syntax::SourceFile;
 use planner::validate::{InputFile, Report, Validator, parse_plan};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -55,38 +55,25 @@ fn read(path: &Path) -> Result<SourceFile, String> {
     })
 }
 
-/// Renders diagnostics against their file.
-fn render_all(file: &SourceFile, diagnostics: &[Diagnostic]) -> String {
-    diagnostics.iter().map(|d| d.render(file)).collect::<Vec<_>>().join("\n")
-}
-
-/// Reads, parses and checks the domain and problem and prepares the
-/// validator; on failure prints why and returns the exit status.
+/// Loads the domain and problem and prepares the validator; on failure
+/// prints why and returns the exit status. Every problem with the domain
+/// or problem is an input error (2): status 1 is kept for invalid plans.
 fn prepare(args: &ValidateArgs) -> Result<Validator, i32> {
-    let fail = |message: String| {
+    let fail = |message: &str| {
         eprintln!("{}", message.trim_end());
         exit::INPUT_ERROR
     };
-    let domain_file = read(&args.domain).map_err(fail)?;
-    let problem_file = read(&args.problem).map_err(fail)?;
-    let domain = parse_domain(&domain_file.text).map_err(|d| fail(render_all(&domain_file, &d)))?;
-    let problem = parse_problem(&problem_file.text).map_err(|d| fail(render_all(&problem_file, &d)))?;
-    let mut errors = String::new();
-    for (file, diagnostics) in [(&domain_file, check_domain(&domain)), (&problem_file, check_problem(&domain, &problem))] {
-        let found: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.is_error()).collect();
-        if !found.is_empty() {
-            errors.push_str(&render_all(file, &found));
-        }
-    }
-    if !errors.is_empty() {
-        return Err(fail(errors));
-    }
-    Validator::new(&domain, &problem).map_err(|error| {
+    let task = load_task(&args.domain, &args.problem).map_err(|error| match error {
+        LoadError::Input(InputError::NotUtf8 { rendered }) => fail(&rendered),
+        LoadError::Input(other) => fail(&format!("error: {other}")),
+        LoadError::Syntax { rendered } | LoadError::Semantic { rendered } => fail(&rendered),
+    })?;
+    Validator::new(&task.domain, &task.problem).map_err(|error| {
         let file = match error.file {
-            InputFile::Domain => &domain_file,
-            InputFile::Problem => &problem_file,
+            InputFile::Domain => &task.domain_source,
+            InputFile::Problem => &task.problem_source,
         };
-        fail(error.diagnostic.render(file))
+        fail(&error.diagnostic.render(file))
     })
 }
 
@@ -99,7 +86,7 @@ fn check_plan(validator: &Validator, path: &Path, traced: bool) -> Outcome {
     match parse_plan(&file.text) {
         Ok(plan) if traced => Outcome::Checked(Box::new(validator.validate_traced(&plan))),
         Ok(plan) => Outcome::Checked(Box::new(validator.validate(&plan))),
-        Err(diagnostics) => Outcome::Unusable(render_all(&file, &diagnostics)),
+        Err(diagnostics) => Outcome::Unusable(render_all(&diagnostics, &file)),
     }
 }
 
@@ -112,16 +99,33 @@ pub fn run(args: ValidateArgs) -> i32 {
     let outcomes: Vec<(String, Outcome)> = args
         .plans
         .iter()
-        .map(|path| (path.display().to_string(), check_plan(&validator, path, args.verbose)))
+        .map(|path| {
+            (
+                path.display().to_string(),
+                check_plan(&validator, path, args.verbose),
+            )
+        })
         .collect();
-    let valid = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Checked(r) if r.is_valid())).count();
-    let unusable = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Unusable(_))).count();
+    let valid = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Checked(r) if r.is_valid()))
+        .count();
+    let unusable = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Unusable(_)))
+        .count();
     let invalid = outcomes.len() - valid - unusable;
 
     if args.json {
-        println!("{}", json_report(&args, &outcomes, valid, invalid, unusable));
+        println!(
+            "{}",
+            json_report(&args, &outcomes, valid, invalid, unusable)
+        );
     } else {
-        print!("{}", text_report(&outcomes, args.verbose, valid, invalid, unusable));
+        print!(
+            "{}",
+            text_report(&outcomes, args.verbose, valid, invalid, unusable)
+        );
     }
     let mut status = if unusable > 0 {
         exit::INPUT_ERROR
@@ -141,7 +145,13 @@ pub fn run(args: ValidateArgs) -> i32 {
 }
 
 /// The human report: each plan's report, then a summary if there are several.
-fn text_report(outcomes: &[(String, Outcome)], verbose: bool, valid: usize, invalid: usize, unusable: usize) -> String {
+fn text_report(
+    outcomes: &[(String, Outcome)],
+    verbose: bool,
+    valid: usize,
+    invalid: usize,
+    unusable: usize,
+) -> String {
     let mut out = String::new();
     let several = outcomes.len() > 1;
     for (path, outcome) in outcomes {
@@ -151,8 +161,12 @@ fn text_report(outcomes: &[(String, Outcome)], verbose: bool, valid: usize, inva
         match outcome {
             Outcome::Checked(report) => out.push_str(&report.to_text(verbose)),
             Outcome::Unusable(reason) => {
-                let _ = writeln!(out, "{}", reason.trim_end());
-                let _ = writeln!(out, "Plan file unusable: {path}");
+                // The diagnostic goes to standard error, like every input error.
+                eprintln!("{}", reason.trim_end());
+                let _ = writeln!(
+                    out,
+                    "Plan file unusable: {path} (input error, see standard error)"
+                );
             }
         }
         if several {
@@ -170,7 +184,13 @@ fn text_report(outcomes: &[(String, Outcome)], verbose: bool, valid: usize, inva
 }
 
 /// The JSON report: one entry per plan and a summary.
-fn json_report(args: &ValidateArgs, outcomes: &[(String, Outcome)], valid: usize, invalid: usize, unusable: usize) -> Value {
+fn json_report(
+    args: &ValidateArgs,
+    outcomes: &[(String, Outcome)],
+    valid: usize,
+    invalid: usize,
+    unusable: usize,
+) -> Value {
     let plans: Vec<Value> = outcomes
         .iter()
         .map(|(path, outcome)| match outcome {
@@ -179,7 +199,9 @@ fn json_report(args: &ValidateArgs, outcomes: &[(String, Outcome)], valid: usize
                 value["file"] = json!(path);
                 value
             }
-            Outcome::Unusable(reason) => json!({"file": path, "valid": false, "input_error": reason}),
+            Outcome::Unusable(reason) => {
+                json!({"file": path, "valid": false, "input_error": reason})
+            }
         })
         .collect();
     json!({
@@ -211,8 +233,14 @@ fn xml_escape(text: &str) -> String {
 /// JUnit XML: one test case per plan; invalid plans are failures, unusable
 /// plan files are errors.
 fn junit_report(problem: &str, outcomes: &[(String, Outcome)]) -> String {
-    let failures = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Checked(r) if !r.is_valid())).count();
-    let errors = outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Unusable(_))).count();
+    let failures = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Checked(r) if !r.is_valid()))
+        .count();
+    let errors = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, Outcome::Unusable(_)))
+        .count();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
@@ -220,11 +248,19 @@ fn junit_report(problem: &str, outcomes: &[(String, Outcome)]) -> String {
         outcomes.len()
     );
     for (path, outcome) in outcomes {
-        let _ = write!(out, "    <testcase classname=\"{}\" name=\"{}\"", xml_escape(problem), xml_escape(path));
+        let _ = write!(
+            out,
+            "    <testcase classname=\"{}\" name=\"{}\"",
+            xml_escape(problem),
+            xml_escape(path)
+        );
         match outcome {
             Outcome::Checked(report) if report.is_valid() => out.push_str("/>\n"),
             Outcome::Checked(report) => {
-                let message = report.failure.as_ref().map_or(String::new(), |f| f.message.clone());
+                let message = report
+                    .failure
+                    .as_ref()
+                    .map_or(String::new(), |f| f.message.clone());
                 let _ = writeln!(
                     out,
                     ">\n      <failure message=\"{}\" type=\"invalid-plan\">{}</failure>\n    </testcase>",

@@ -66,7 +66,7 @@ pub struct Adjacency {
 }
 
 impl Adjacency {
-    fn build(props: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> Self {
+    pub(crate) fn build(props: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> Self {
         let mut offsets = vec![0u32; props + 1];
         for (p, _) in pairs.clone() {
             offsets[p as usize + 1] += 1;
@@ -350,7 +350,7 @@ const MAX_BUCKET_KEY: Cost = 1 << 16;
 /// are small (unit and small costs, the common case), a binary heap
 /// otherwise (as Fast Downward's adaptive queue).
 #[derive(Clone, Debug, Default)]
-struct CostQueue {
+pub(crate) struct CostQueue {
     buckets: Vec<Vec<u32>>,
     current: usize,
     in_buckets: usize,
@@ -359,7 +359,7 @@ struct CostQueue {
 }
 
 impl CostQueue {
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for b in &mut self.buckets {
             b.clear();
         }
@@ -370,7 +370,7 @@ impl CostQueue {
     }
 
     #[inline]
-    fn push(&mut self, key: Cost, p: u32) {
+    pub(crate) fn push(&mut self, key: Cost, p: u32) {
         if !self.use_heap && key > MAX_BUCKET_KEY {
             self.use_heap = true;
             for (k, bucket) in self.buckets.iter_mut().enumerate() {
@@ -394,7 +394,7 @@ impl CostQueue {
     }
 
     #[inline]
-    fn pop(&mut self) -> Option<(Cost, u32)> {
+    pub(crate) fn pop(&mut self) -> Option<(Cost, u32)> {
         if self.use_heap {
             return self.heap.pop().map(|Reverse(e)| e);
         }

@@ -1,71 +1,83 @@
-//! Alternation between a list of all entries and a list of preferred
-//! entries only (Fast Downward's alternation open list): each pop takes
-//! from the list with the lowest priority counter and increments it; a
-//! boost lowers the preferred list's counter by 1000, so after progress
-//! the search follows preferred operators for a while.
+//! Alternation between several lists (Fast Downward's alternation open
+//! list): for each heuristic, one list of all entries and one of
+//! preferred entries only. Each pop takes from the non-empty list with
+//! the lowest priority counter (ties: preferred lists first, then by
+//! heuristic) and increments that counter; a boost lowers the preferred
+//! lists' counters by 1000, so after progress the search follows
+//! preferred operators for a while (as LAMA).
 
 use super::{Key, OpenList, TieBreakingOpenList};
 
-/// Boost applied to the preferred list on progress (as in LAMA).
+/// Boost applied to the preferred lists on progress (as in LAMA).
 const BOOST: i64 = 1000;
 
-/// Alternates between all entries and preferred entries.
+/// Alternates between all entries and preferred entries of each heuristic.
 #[derive(Debug)]
 pub struct AlternationOpenList<E: Ord + Copy> {
-    lists: [TieBreakingOpenList<E>; 2],
-    priorities: [i64; 2],
-}
-
-impl<E: Ord + Copy> Default for AlternationOpenList<E> {
-    fn default() -> Self {
-        AlternationOpenList {
-            lists: [
-                TieBreakingOpenList::new(false),
-                TieBreakingOpenList::new(true),
-            ],
-            priorities: [0, 0],
-        }
-    }
+    /// `lists[2i]`: all entries by key i; `lists[2i + 1]`: preferred entries by key i.
+    lists: Vec<TieBreakingOpenList<E>>,
+    priorities: Vec<i64>,
 }
 
 impl<E: Ord + Copy> AlternationOpenList<E> {
-    /// An empty list.
-    pub fn new() -> Self {
-        Self::default()
+    /// An empty list for entries with `keys` keys (one per heuristic, at least one).
+    pub fn new(keys: usize) -> Self {
+        let keys = keys.max(1);
+        AlternationOpenList {
+            lists: (0..2 * keys)
+                .map(|i| TieBreakingOpenList::new(i % 2 == 1))
+                .collect(),
+            priorities: vec![0; 2 * keys],
+        }
     }
 }
 
 impl<E: Ord + Copy> OpenList<E> for AlternationOpenList<E> {
     fn push(&mut self, key: Key, entry: E, preferred: bool) {
-        self.lists[0].push(key, entry, preferred);
-        self.lists[1].push(key, entry, preferred);
+        for list in &mut self.lists {
+            list.push(key, entry, preferred);
+        }
+    }
+
+    fn push_keys(&mut self, keys: &[Key], entry: E, preferred: bool) {
+        for (i, list) in self.lists.iter_mut().enumerate() {
+            if let Some(&key) = keys.get(i / 2).or(keys.first()) {
+                list.push(key, entry, preferred);
+            }
+        }
     }
 
     fn pop(&mut self) -> Option<E> {
-        // Lowest counter first; ties go to the preferred list.
-        let mut order = [1, 0];
-        if self.priorities[0] < self.priorities[1] {
-            order = [0, 1];
-        }
+        let n = self.lists.len();
+        // Preferred lists (odd indices) before the others on equal priority.
+        let order = (0..n / 2)
+            .map(|k| 2 * k + 1)
+            .chain((0..n / 2).map(|k| 2 * k));
+        let mut best: Option<usize> = None;
         for i in order {
-            if !self.lists[i].is_empty() {
-                self.priorities[i] += 1;
-                return self.lists[i].pop();
+            if !self.lists[i].is_empty()
+                && best.is_none_or(|b| self.priorities[i] < self.priorities[b])
+            {
+                best = Some(i);
             }
         }
-        None
+        let i = best?;
+        self.priorities[i] += 1;
+        self.lists[i].pop()
     }
 
     fn len(&self) -> usize {
-        self.lists[0].len() + self.lists[1].len()
+        self.lists.iter().map(|l| l.len()).sum()
     }
 
     fn boost_preferred(&mut self) {
-        self.priorities[1] -= BOOST;
+        for i in (1..self.priorities.len()).step_by(2) {
+            self.priorities[i] -= BOOST;
+        }
     }
 
     fn memory_bytes(&self) -> u64 {
-        self.lists[0].memory_bytes() + self.lists[1].memory_bytes()
+        self.lists.iter().map(|l| l.memory_bytes()).sum()
     }
 }
 
@@ -75,7 +87,7 @@ mod tests {
 
     #[test]
     fn alternates_and_boosts() {
-        let mut l = AlternationOpenList::new();
+        let mut l = AlternationOpenList::new(1);
         for (i, pref) in [(1u32, false), (2, true), (3, false), (4, true)] {
             l.push([i as u64, 0], i, pref);
         }
@@ -93,5 +105,18 @@ mod tests {
         assert_eq!(l.pop(), Some(9));
         assert_eq!(l.pop(), Some(8));
         assert_eq!(l.pop(), Some(3));
+    }
+
+    #[test]
+    fn one_list_per_key() {
+        let mut l = AlternationOpenList::new(2);
+        // Entry 'a' is best by key 0, 'b' by key 1; no preferred entries.
+        l.push_keys(&[[1, 0], [5, 0]], 'a', false);
+        l.push_keys(&[[2, 0], [3, 0]], 'b', false);
+        assert_eq!(l.pop(), Some('a'), "list of key 0 first");
+        assert_eq!(l.pop(), Some('b'), "then the list of key 1");
+        assert_eq!(l.pop(), Some('b'));
+        assert_eq!(l.pop(), Some('a'));
+        assert_eq!(l.pop(), None);
     }
 }

@@ -18,6 +18,13 @@ pub type Key = [u64; 2];
 pub trait OpenList<E> {
     /// Adds an entry; `preferred` marks entries reached by a preferred operator.
     fn push(&mut self, key: Key, entry: E, preferred: bool);
+    /// Adds an entry with one key per heuristic; lists ordered by a
+    /// single key use the first.
+    fn push_keys(&mut self, keys: &[Key], entry: E, preferred: bool) {
+        if let Some(&key) = keys.first() {
+            self.push(key, entry, preferred);
+        }
+    }
     /// Removes and returns the next entry.
     fn pop(&mut self) -> Option<E>;
     /// Number of entries held.

@@ -49,10 +49,13 @@ pub struct EagerParams {
     pub bound: Cost,
 }
 
-/// Runs an eager best-first search with the given open list.
+/// Runs an eager best-first search with the given open list. With
+/// several heuristics (greedy search only), the open list gets one key
+/// per heuristic, the first supplies preferred operators and `h`, and a
+/// state is a dead end when any of them says so.
 pub fn run<O: OpenList<StateId>>(
     space: &mut StateSpace<'_>,
-    heuristic: &mut dyn Heuristic,
+    heuristics: &mut [&mut dyn Heuristic],
     params: EagerParams,
     mut open: O,
     monitor: &mut Monitor<'_>,
@@ -77,11 +80,24 @@ pub fn run<O: OpenList<StateId>>(
     let Some((init_id, _)) = registry.insert(&init) else {
         return IterationResult::stopped(Outcome::MemoryLimit);
     };
-    monitor.stats.evaluated += 1;
-    let Some(h0) = heuristic.evaluate(space.view(&init, &mut fluents), None) else {
+    let mut keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
+    let mut best: Vec<Cost> = vec![Cost::MAX; heuristics.len()];
+    if evaluate(
+        space,
+        heuristics,
+        &init,
+        &mut fluents,
+        params.priority,
+        0,
+        &mut keys,
+        &mut best,
+        monitor,
+    )
+    .is_none()
+    {
         return IterationResult::stopped(Outcome::Unsolvable);
-    };
-    monitor.note_h(h0);
+    }
+    let h0 = keys_h(&keys);
     nodes.push(Node {
         parent: NO_PARENT,
         op: 0,
@@ -89,7 +105,7 @@ pub fn run<O: OpenList<StateId>>(
         h: h0,
         status: Status::Open,
     });
-    open.push(params.priority.key(0, h0), init_id, false);
+    open.push_keys(&keys, init_id, false);
 
     let mut expansion: u64 = 0;
     while let Some(id) = open.pop() {
@@ -126,10 +142,12 @@ pub fn run<O: OpenList<StateId>>(
             // recomputed at expansion rather than stored per state).
             preferred_ops.clear();
             monitor.stats.evaluated += 1;
-            heuristic.evaluate(
-                space.view(registry.get(id), &mut fluents),
-                Some(&mut preferred_ops),
-            );
+            if let Some(h) = heuristics.first_mut() {
+                h.evaluate(
+                    space.view(registry.get(id), &mut fluents),
+                    Some(&mut preferred_ops),
+                );
+            }
             for &o in &preferred_ops {
                 preferred_stamp[o as usize] = expansion;
             }
@@ -149,9 +167,17 @@ pub fn run<O: OpenList<StateId>>(
             };
             let is_preferred = params.preferred && preferred_stamp[op as usize] == expansion;
             if new {
-                monitor.stats.evaluated += 1;
-                let h = heuristic.evaluate(space.view(&succ, &mut fluents), None);
-                let Some(h) = h else {
+                let Some(progress) = evaluate(
+                    space,
+                    heuristics,
+                    &succ,
+                    &mut fluents,
+                    params.priority,
+                    g,
+                    &mut keys,
+                    &mut best,
+                    monitor,
+                ) else {
                     nodes.push(Node {
                         parent: id,
                         op,
@@ -161,9 +187,10 @@ pub fn run<O: OpenList<StateId>>(
                     });
                     continue;
                 };
-                if monitor.note_h(h) {
+                if progress {
                     open.boost_preferred();
                 }
+                let h = keys_h(&keys);
                 nodes.push(Node {
                     parent: id,
                     op,
@@ -171,7 +198,7 @@ pub fn run<O: OpenList<StateId>>(
                     h,
                     status: Status::Open,
                 });
-                open.push(params.priority.key(g, h), sid, is_preferred);
+                open.push_keys(&keys, sid, is_preferred);
             } else {
                 let n = &mut nodes[sid as usize];
                 if n.status == Status::DeadEnd || g >= n.g {
@@ -206,4 +233,41 @@ pub fn run<O: OpenList<StateId>>(
         registry.memory_bytes() + (nodes.capacity() * size_of::<Node>()) as u64,
     ));
     IterationResult::stopped(Outcome::Unsolvable)
+}
+
+/// The first heuristic's value, as stored in the key by [`evaluate`].
+fn keys_h(keys: &[Key]) -> Cost {
+    keys.first().map_or(0, |k| k[1])
+}
+
+/// Evaluates a state with every heuristic, filling one key per heuristic
+/// (`[priority, h]`); `None` for a dead end, otherwise whether some
+/// heuristic reached a new best value.
+#[allow(clippy::too_many_arguments)]
+fn evaluate(
+    space: &StateSpace<'_>,
+    heuristics: &mut [&mut dyn Heuristic],
+    packed: &[u64],
+    fluents: &mut Vec<f64>,
+    priority: Priority,
+    g: Cost,
+    keys: &mut [Key],
+    best: &mut [Cost],
+    monitor: &mut Monitor<'_>,
+) -> Option<bool> {
+    let mut progress = false;
+    for (i, h) in heuristics.iter_mut().enumerate() {
+        monitor.stats.evaluated += 1;
+        let v = h.evaluate(space.view(packed, fluents), None)?;
+        keys[i] = priority.key(g, v);
+        keys[i][1] = v;
+        if v < best[i] {
+            best[i] = v;
+            progress = true;
+        }
+    }
+    if let Some(k) = keys.first() {
+        monitor.note_h(k[1]);
+    }
+    Some(progress)
 }

@@ -3,12 +3,15 @@
 //! parent's h; a successor is generated and evaluated only when its entry
 //! is popped. Preferred operators go to a second list that an
 //! alternation open list favours, boosted on every new best h, and are
-//! pushed first so that they win ties.
+//! pushed first so that they win ties. With several heuristics (e.g.
+//! h_FF and goal count, LAMA-style), each has its own lists in the
+//! alternation; the first one supplies the preferred operators, a state is
+//! a dead end when any of them says so, and progress on any of them boosts.
 
 use pddl_ground::task::{Cost, OperatorId};
 
 use crate::heuristics::Heuristic;
-use crate::open_lists::OpenList;
+use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
 use crate::search_algorithms::{IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan};
 use crate::state::{StateId, StateRegistry};
@@ -17,7 +20,7 @@ use crate::successor::StateSpace;
 /// Runs lazy greedy search; successors with `g ≥ bound` are pruned.
 pub fn run<O: OpenList<(StateId, OperatorId)>>(
     space: &mut StateSpace<'_>,
-    heuristic: &mut dyn Heuristic,
+    heuristics: &mut [&mut dyn Heuristic],
     preferred: bool,
     bound: Cost,
     mut open: O,
@@ -35,6 +38,8 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
     let mut via: OperatorId = 0;
     let mut g: Cost = 0;
     let mut expansion: u64 = 0;
+    let mut keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
+    let mut best: Vec<Cost> = vec![Cost::MAX; heuristics.len()];
     loop {
         // `succ` is the state to handle: reached from `parent` by `via`.
         let Some((id, new)) = registry.insert(&succ) else {
@@ -56,39 +61,57 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
                 };
             }
             preferred_ops.clear();
-            monitor.stats.evaluated += 1;
-            let pref = preferred.then_some(&mut preferred_ops);
-            match heuristic.evaluate(space.view(&succ, &mut fluents), pref) {
-                None => nodes[id as usize].status = Status::DeadEnd,
-                Some(h) => {
-                    nodes[id as usize].h = h;
-                    if monitor.note_h(h) && preferred {
-                        open.boost_preferred();
+            let mut dead_end = false;
+            let mut progress = false;
+            for (i, h) in heuristics.iter_mut().enumerate() {
+                monitor.stats.evaluated += 1;
+                let pref = (preferred && i == 0).then_some(&mut preferred_ops);
+                match h.evaluate(space.view(&succ, &mut fluents), pref) {
+                    None => {
+                        dead_end = true;
+                        break;
                     }
-                    monitor.stats.expanded += 1;
-                    expansion += 1;
-                    for &o in &preferred_ops {
-                        preferred_stamp[o as usize] = expansion;
+                    Some(v) => {
+                        keys[i] = [v, 0];
+                        if v < best[i] {
+                            best[i] = v;
+                            progress = true;
+                        }
                     }
-                    space.applicable(&succ, &mut ops);
-                    if preferred {
-                        // Preferred first, so they win ties on h.
-                        for &o in ops
-                            .iter()
-                            .filter(|&&o| preferred_stamp[o as usize] == expansion)
-                        {
-                            open.push([h, 0], (id, o), true);
-                        }
-                        for &o in ops
-                            .iter()
-                            .filter(|&&o| preferred_stamp[o as usize] != expansion)
-                        {
-                            open.push([h, 0], (id, o), false);
-                        }
-                    } else {
-                        for &o in &ops {
-                            open.push([h, 0], (id, o), false);
-                        }
+                }
+            }
+            if dead_end {
+                nodes[id as usize].status = Status::DeadEnd;
+            } else {
+                let h = keys[0][0];
+                nodes[id as usize].h = h;
+                monitor.note_h(h);
+                if progress {
+                    open.boost_preferred();
+                }
+                monitor.stats.expanded += 1;
+                expansion += 1;
+                for &o in &preferred_ops {
+                    preferred_stamp[o as usize] = expansion;
+                }
+                space.applicable(&succ, &mut ops);
+                if preferred {
+                    // Preferred first, so they win ties on h.
+                    for &o in ops
+                        .iter()
+                        .filter(|&&o| preferred_stamp[o as usize] == expansion)
+                    {
+                        open.push_keys(&keys, (id, o), true);
+                    }
+                    for &o in ops
+                        .iter()
+                        .filter(|&&o| preferred_stamp[o as usize] != expansion)
+                    {
+                        open.push_keys(&keys, (id, o), false);
+                    }
+                } else {
+                    for &o in &ops {
+                        open.push_keys(&keys, (id, o), false);
                     }
                 }
             }

@@ -19,6 +19,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         heuristic,
         weight: 2.0,
         preferred_operators: true,
+        goal_count_alternation: true,
         time_limit: None,
         memory_limit_bytes: None,
         anytime: false,

@@ -604,6 +604,8 @@ pub struct Problem {
 }
 
 /// A parsed PDDL file: either a domain or a problem.
+// One value per parsed file: boxing would only add indirection.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Definition {
     /// `(define (domain ...) ...)`.

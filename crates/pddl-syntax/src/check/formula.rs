@@ -2,6 +2,7 @@
 //! against the declaration tables.
 
 use super::requirements::RequirementTracker;
+use super::suggest::with_suggestion;
 use super::tables::{ParameterList, Tables, is_total_cost, plural, show_signature, show_type};
 use crate::ast::{
     AssignOp, Atom, Condition, ConditionKind, Effect, EffectKind, Expr, ExprKind, FunctionDecl,
@@ -10,13 +11,13 @@ use crate::ast::{
 use crate::error::Diagnostic;
 use hashbrown::HashMap;
 
-/// Deepest formula nesting checked; the parser limits nesting already, this
-/// keeps the checker's recursion bounded whatever builds the tree.
-pub(crate) const MAX_NESTING: usize = 512;
+// The parser refuses deeper nesting; checking the same limit keeps the
+// checker's recursion bounded for trees built by other code too.
+use crate::ast::parse::MAX_NESTING;
 
 /// Where a formula is, for wording diagnostics about unbound variables.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Place {
+enum Place {
     /// In an action or derived rule of the domain.
     Domain,
     /// In the goal or metric of a problem.
@@ -217,13 +218,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.expr(value, depth);
             }
             EffectKind::ObjectAssign(target, value) => {
-                if let Some(function) = self.fluent(target, FluentUse::Object) {
-                    let undefined = matches!(value, Term::Name(name) if name.text == "undefined");
-                    if let (false, FunctionType::Object(expected)) = (undefined, &function.ty)
-                        && let Some(found) = self.term(value)
-                    {
-                        self.check_fit(&found, Some(expected), value.span(), || value_of(function));
-                    }
+                // `undefined` is the value of no object: it fits any type.
+                let undefined = matches!(value, Term::Name(name) if name.text == "undefined");
+                let found = if undefined { None } else { self.term(value) };
+                if let Some(function) = self.fluent(target, FluentUse::Object)
+                    && let (Some(found), FunctionType::Object(expected)) = (found, &function.ty)
+                {
+                    self.check_fit(&found, Some(expected), value.span(), || value_of(function));
                 }
             }
         }
@@ -290,8 +291,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         show_signature(&function.name, &function.params)
                     ))
             }
-            None => Diagnostic::error(format!("undeclared predicate `{name}`"), name.span)
-                .with_label("not declared in `:predicates`"),
+            None => with_suggestion(
+                Diagnostic::error(format!("undeclared predicate `{name}`"), name.span)
+                    .with_label("not declared in `:predicates`"),
+                &name.text,
+                self.tables.predicates.keys().copied(),
+            ),
         };
         self.out.push(diagnostic);
         None
@@ -318,8 +323,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Diagnostic::error(format!("predicate `{name}` used as a function"), name.span)
                     .with_label("a predicate, not a function")
             } else {
-                Diagnostic::error(format!("undeclared function `{name}`"), name.span)
-                    .with_label("not declared in `:functions`")
+                with_suggestion(
+                    Diagnostic::error(format!("undeclared function `{name}`"), name.span)
+                        .with_label("not declared in `:functions`"),
+                    &name.text,
+                    self.tables.functions.keys().copied(),
+                )
             };
             self.out.push(diagnostic);
             return None;
@@ -400,6 +409,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             Place::Problem => Diagnostic::error(format!("undeclared object `{name}`"), name.span)
                 .with_label("not declared in `:objects` nor as a domain constant"),
         };
+        let objects = self
+            .objects
+            .into_iter()
+            .flat_map(|objects| objects.keys().copied());
+        let constants = self.tables.constants.keys().copied();
+        let diagnostic = with_suggestion(diagnostic, &name.text, objects.chain(constants));
         self.out.push(diagnostic);
         None
     }

@@ -2,21 +2,29 @@
 //!
 //! The checks report every problem found, each located by a span:
 //! undeclared or misused names (types, predicates, functions, constants,
-//! objects), wrong arities and argument types (respecting the type
-//! hierarchy and `either`), duplicate declarations, unbound variables,
-//! a missing goal, and (as warnings) requirements used but not declared
-//! and a problem naming another domain. Diagnostics come sorted by
-//! position. Unsupported-but-parsed constructs (preferences,
-//! `:constraints`) are left to later stages.
+//! objects; with a "did you mean" note for near misses), wrong arities and
+//! argument types (respecting the type hierarchy and `either`), duplicate
+//! declarations, type cycles, unbound variables, derived predicates changed
+//! by actions, function terms given two initial values, a missing goal, and
+//! (as warnings) requirements used but not declared and a problem naming
+//! another domain. Diagnostics come sorted by position. Unsupported but
+//! parsed constructs (preferences, `:constraints`) are left to later stages.
+//!
+//! The checks follow what real benchmarks rely on: types may be used before
+//! they are declared, `object` is implicit, a parent type that is never
+//! declared itself is only a warning, and a variable may be passed where a
+//! subtype of its type is expected (objects and constants must fit exactly).
 
 mod formula;
 mod requirements;
+mod suggest;
 mod tables;
 
-use crate::ast::{Domain, Problem, Requirement, Span, TypedName};
+use crate::ast::{Atom, Domain, InitElement, Name, Problem, Requirement, Span, TypedName};
 use crate::error::Diagnostic;
 use formula::Checker;
 use hashbrown::HashMap;
+use hashbrown::hash_map::Entry;
 use requirements::RequirementTracker;
 use tables::{Tables, duplicate};
 
@@ -117,20 +125,20 @@ pub fn check_problem(domain: &Domain, problem: &Problem) -> Vec<Diagnostic> {
         if objects.insert(&object.name.text, object).is_some() {
             out.push(duplicate("object", &object.name.text, object.name.span));
         } else if let Some(constant) = tables.constants.get(object.name.as_str())
-            && constant.ty != object.ty
+            && !tables::same_type(constant.ty.as_ref(), object.ty.as_ref())
         {
+            let constant_type = tables::show_type(constant.ty.as_ref());
+            let object_type = tables::show_type(object.ty.as_ref());
             out.push(
-                    Diagnostic::warning(
-                        format!("object `{}` is also a domain constant, of another type", object.name),
-                        object.name.span,
-                    )
-                    .with_label("redeclared here")
-                    .with_note(format!(
-                        "the domain declares the constant with type `{}`; this declaration's type `{}` is used",
-                        tables::show_type(constant.ty.as_ref()),
-                        tables::show_type(object.ty.as_ref())
-                    )),
-                );
+                Diagnostic::warning(
+                    format!("object `{}` redeclares a domain constant", object.name),
+                    object.name.span,
+                )
+                .with_label(format!("declared here with type `{object_type}`"))
+                .with_note(format!(
+                    "the domain's constant has type `{constant_type}`; the problem's type is used"
+                )),
+            );
         }
     }
     {
@@ -159,6 +167,7 @@ pub fn check_problem(domain: &Domain, problem: &Problem) -> Vec<Diagnostic> {
             checker.expr(&metric.expr, 0);
         }
     }
+    out.extend(conflicting_initial_values(&problem.init));
     if problem.goal.is_none() {
         out.push(
             Diagnostic::error(
@@ -173,10 +182,50 @@ pub fn check_problem(domain: &Domain, problem: &Problem) -> Vec<Diagnostic> {
     sorted(out)
 }
 
+/// Function terms given two different values in `:init` (the same value
+/// twice is harmless).
+fn conflicting_initial_values(init: &[InitElement]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut first_values: HashMap<(&str, Vec<&str>), String> = HashMap::new();
+    for element in init {
+        let (atom, value, span) = match element {
+            InitElement::NumericValue(atom, value, span) => (atom, value.to_string(), *span),
+            InitElement::ObjectValue(atom, value, span) => (atom, value.text.clone(), *span),
+            InitElement::Atom(_) | InitElement::NotAtom(_) => continue,
+        };
+        let args: Vec<&str> = atom.args.iter().map(Name::as_str).collect();
+        match first_values.entry((atom.predicate.as_str(), args)) {
+            Entry::Occupied(first) if *first.get() != value => out.push(
+                Diagnostic::error(
+                    format!("`{}` is given two initial values", show_ground_atom(atom)),
+                    span,
+                )
+                .with_label(format!("second value `{value}`"))
+                .with_note(format!("it was first given the value `{}`", first.get())),
+            ),
+            Entry::Occupied(_) => {}
+            Entry::Vacant(entry) => {
+                entry.insert(value);
+            }
+        }
+    }
+    out
+}
+
+/// Writes a ground atom as in PDDL: `(fuel t1)`.
+fn show_ground_atom(atom: &Atom<Name>) -> String {
+    let mut out = format!("({}", atom.predicate);
+    for arg in &atom.args {
+        out.push(' ');
+        out.push_str(arg.as_str());
+    }
+    out.push(')');
+    out
+}
+
 /// Sorts diagnostics by position (stable: same-position ones keep the order
-/// they were found in).
-/// Identical diagnostics (one type written once for several names, as in
-/// `a b - block`) are reported once.
+/// they were found in). Identical diagnostics (one type written once for
+/// several names, as in `a b - block`) are reported once.
 fn sorted(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diagnostics.sort_by_key(|diagnostic| diagnostic.span.start);
     let mut seen = hashbrown::HashSet::new();

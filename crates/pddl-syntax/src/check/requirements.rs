@@ -10,6 +10,8 @@ use indexmap::IndexMap;
 struct MissingUse {
     construct: &'static str,
     span: Span,
+    /// The latest use, to count repeated reports of one use once.
+    last_span: Span,
     count: usize,
 }
 
@@ -58,10 +60,17 @@ impl RequirementTracker {
         }
         self.missing
             .entry(suggested)
-            .and_modify(|found| found.count += 1)
+            // One type written for several names (`a b - t`) is one use.
+            .and_modify(|found| {
+                if found.last_span != span {
+                    found.count += 1;
+                    found.last_span = span;
+                }
+            })
             .or_insert(MissingUse {
                 construct,
                 span,
+                last_span: span,
                 count: 1,
             });
     }

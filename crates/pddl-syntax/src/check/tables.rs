@@ -2,6 +2,7 @@
 //! predicates and functions, built once and looked up by name.
 
 use super::requirements::RequirementTracker;
+use super::suggest::with_suggestion;
 use crate::ast::{
     Domain, FunctionDecl, FunctionType, Name, PredicateDecl, Requirement, Span, Type, TypedName,
     TypedVariable,
@@ -126,6 +127,17 @@ pub(crate) fn show_type(ty: Option<&Type>) -> String {
             format!("(either {})", names.join(" "))
         }
     }
+}
+
+/// Whether two type expressions name the same types (spans aside).
+pub(crate) fn same_type(a: Option<&Type>, b: Option<&Type>) -> bool {
+    let names = |ty: Option<&Type>| -> Vec<String> {
+        match ty {
+            None => vec![OBJECT.to_string()],
+            Some(ty) => ty.names().iter().map(|name| name.text.clone()).collect(),
+        }
+    };
+    names(a) == names(b)
 }
 
 /// Writes a declaration's head, e.g. `(at ?x - truck ?l - location)`.
@@ -326,7 +338,11 @@ impl<'a> Tables<'a> {
         }
         for name in ty.names() {
             if !self.types.is_declared(&name.text) {
-                out.push(undeclared_type(name));
+                out.push(with_suggestion(
+                    undeclared_type(name),
+                    &name.text,
+                    self.types.parents.keys().copied(),
+                ));
             }
         }
     }

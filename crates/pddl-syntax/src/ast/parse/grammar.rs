@@ -12,6 +12,18 @@ pub(crate) struct Failed;
 
 type PResult<T> = Result<T, Failed>;
 
+/// Where error recovery resumed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Recovery {
+    /// After the `)` closing the broken group.
+    Closed,
+    /// At a `(:keyword` inside the group: a `)` is missing and a new
+    /// section starts there.
+    AtNextSection,
+    /// At the end of the input.
+    AtEndOfFile,
+}
+
 /// Where a condition appears: trajectory-constraint operators are only
 /// recognised (and rejected) inside `:constraints`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -58,30 +70,44 @@ pub(crate) struct Parser<'a> {
     /// An error at the end of the file was reported: a truncated file
     /// gives one "found end of file" error, not one per open group.
     eof_reported: bool,
-    /// [`MAX_ERRORS`] was reached: stop.
+    /// [`MAX_ERRORS`] was reached, or the stack budget: stop.
     aborted: bool,
+    /// Nesting allowed on the current stack (at most [`MAX_NESTING`]).
+    stack_budget: usize,
+    /// Parsing stopped because nesting exceeded `stack_budget`.
+    out_of_stack_budget: bool,
 }
 
 impl<'a> Parser<'a> {
-    /// A parser positioned at the start of `text`.
-    pub(crate) fn new(text: &'a str) -> Parser<'a> {
+    /// A parser positioned at the start of `text`, allowed to recurse
+    /// `stack_budget` levels deep before giving up with `None` from
+    /// [`Parser::parse_file`] (so that the caller can retry on a bigger
+    /// stack).
+    pub(crate) fn new(text: &'a str, stack_budget: usize) -> Parser<'a> {
         Parser {
             text,
-            tok: lexer::next_token(text, 0),
+            // A UTF-8 byte order mark (some editors write one) is skipped.
+            tok: lexer::next_token(text, if text.starts_with('\u{feff}') { 3 } else { 0 }),
             diagnostics: Vec::new(),
             depth: 0,
             eof_reported: false,
             aborted: false,
+            stack_budget: stack_budget.min(MAX_NESTING),
+            out_of_stack_budget: false,
         }
     }
 
-    /// Parses the whole text as one definition.
-    pub(crate) fn parse_file(mut self) -> Result<Definition, Vec<Diagnostic>> {
+    /// Parses the whole text as one definition; `None` when nesting went
+    /// past the stack budget (below [`MAX_NESTING`]).
+    pub(crate) fn parse_file(mut self) -> Option<Result<Definition, Vec<Diagnostic>>> {
         let result = self.definition();
+        if self.out_of_stack_budget {
+            return None;
+        }
         if result.is_ok() && self.tok.kind != Tok::Eof {
             self.expected("end of file after the definition");
         }
-        match result {
+        Some(match result {
             Ok(definition) if self.diagnostics.is_empty() => Ok(definition),
             _ => {
                 if self.diagnostics.is_empty() {
@@ -93,7 +119,7 @@ impl<'a> Parser<'a> {
                 }
                 Err(self.diagnostics)
             }
-        }
+        })
     }
 
     // ----- tokens and diagnostics -----
@@ -206,10 +232,17 @@ impl<'a> Parser<'a> {
 
     /// Skips the group opened at `open` (after an error inside it) and
     /// continues after its `)`.
-    fn recover(&mut self, open: usize) {
-        match lexer::matching_close(self.text.as_bytes(), open) {
-            Some(end) => self.tok = lexer::next_token(self.text, end),
-            None => {
+    fn recover(&mut self, open: usize) -> Recovery {
+        match lexer::recovery_point(self.text.as_bytes(), open) {
+            lexer::Resume::AfterClose(end) => {
+                self.tok = lexer::next_token(self.text, end);
+                Recovery::Closed
+            }
+            lexer::Resume::AtSection(start) => {
+                self.tok = lexer::next_token(self.text, start);
+                Recovery::AtNextSection
+            }
+            lexer::Resume::EndOfFile => {
                 if !self.eof_reported {
                     self.eof_reported = true;
                     let message = format!(
@@ -226,6 +259,7 @@ impl<'a> Parser<'a> {
                     kind: Tok::Eof,
                     span: Span::new(end, end),
                 };
+                Recovery::AtEndOfFile
             }
         }
     }
@@ -240,15 +274,24 @@ impl<'a> Parser<'a> {
     }
 
     /// Enters one more level of nesting, refusing past [`MAX_NESTING`].
-    fn enter(&mut self, open: Span, extra: usize) -> PResult<()> {
-        if self.depth + extra >= MAX_NESTING {
-            return Err(self.report(
-                Diagnostic::error(format!("nesting deeper than {MAX_NESTING} levels"), open)
-                    .with_label("too deeply nested"),
-            ));
+    fn enter(&mut self, open: Span) -> PResult<()> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.nesting_error(open));
+        }
+        if self.depth >= self.stack_budget {
+            self.out_of_stack_budget = true;
+            self.aborted = true;
+            return Err(Failed);
         }
         self.depth += 1;
         Ok(())
+    }
+
+    fn nesting_error(&mut self, open: Span) -> Failed {
+        self.report(
+            Diagnostic::error(format!("nesting deeper than {MAX_NESTING} levels"), open)
+                .with_label("too deeply nested"),
+        )
     }
 
     // ----- names and terms -----
@@ -386,6 +429,7 @@ impl<'a> Parser<'a> {
     /// reported and skipped.
     fn elements<T>(
         &mut self,
+        section: Span,
         what: &str,
         mut element: impl FnMut(&mut Self, Span) -> PResult<T>,
     ) -> PResult<Vec<T>> {
@@ -397,10 +441,32 @@ impl<'a> Parser<'a> {
             match self.tok.kind {
                 Tok::Close => return Ok(out),
                 Tok::Open => {
+                    // Only `(:` counts, as in error recovery; checking the
+                    // byte first keeps this off the hot path.
+                    if self.text.as_bytes().get(self.tok.span.end) == Some(&b':') {
+                        let next = lexer::next_token(self.text, self.tok.span.end);
+                        // `(:goal` in `(:init`: this section lacks its `)`.
+                        let message = format!(
+                            "expected `)` to close {}, found `({}`",
+                            self.opener(section.start),
+                            shorten(self.text_of(next.span))
+                        );
+                        let span = Span::new(self.tok.span.start, next.span.end);
+                        return Err(self.report(
+                            Diagnostic::error(message, span)
+                                .with_label("a new section starts here"),
+                        ));
+                    }
                     let open = self.bump().span;
                     match element(self, open) {
                         Ok(x) => out.push(x),
-                        Err(Failed) => self.recover(open.start),
+                        Err(Failed) => {
+                            if self.recover(open.start) != Recovery::Closed {
+                                // Ran into the next section (a `)` is
+                                // missing) or the end: this list is over.
+                                return Err(Failed);
+                            }
+                        }
                     }
                 }
                 _ => return Err(self.expected(what)),
@@ -458,7 +524,7 @@ impl<'a> Parser<'a> {
                 Tok::Open => {
                     let open = self.bump().span;
                     if section(self, open).is_err() {
-                        self.recover(open.start);
+                        let _ = self.recover(open.start);
                     }
                 }
                 Tok::Sym | Tok::Var => {
@@ -541,10 +607,11 @@ impl<'a> Parser<'a> {
                 append(&mut domain.constants, constants);
             }
             ":predicates" => {
-                let predicates = self
-                    .elements("`(` starting a predicate declaration, or `)`", |p, open| {
-                        p.predicate_decl_after_open(open)
-                    })?;
+                let predicates = self.elements(
+                    open,
+                    "`(` starting a predicate declaration, or `)`",
+                    |p, open| p.predicate_decl_after_open(open),
+                )?;
                 append(&mut domain.predicates, predicates);
             }
             ":functions" => {
@@ -720,9 +787,10 @@ impl<'a> Parser<'a> {
                 false
             }
             ":init" => {
-                let init = self.elements("`(` starting an initial fact, or `)`", |p, open| {
-                    p.init_element(open)
-                })?;
+                let init =
+                    self.elements(open, "`(` starting an initial fact, or `)`", |p, open| {
+                        p.init_element(open)
+                    })?;
                 append(&mut problem.init, init);
                 false
             }
@@ -764,7 +832,10 @@ impl<'a> Parser<'a> {
             }
             // PDDL 1.2 planner hint, without meaning for the task: ignored.
             ":length" => {
-                self.recover(open.start);
+                match lexer::matching_close(self.text.as_bytes(), open.start) {
+                    Some(end) => self.tok = lexer::next_token(self.text, end),
+                    None => return Err(self.expected("`)` to close `(:length`")),
+                }
                 return Ok(());
             }
             ":timed-initial-literals" => {
@@ -827,18 +898,30 @@ impl<'a> Parser<'a> {
                     )),
                 }
             }
-            "at" if {
-                let next = lexer::next_token(self.text, self.tok.span.end);
-                next.kind == Tok::Sym && lexer::is_number_like(self.text_of(next.span))
-            } =>
-            {
-                Err(self.unsupported(
-                    open.start,
-                    "timed initial literals (:timed-initial-literals)",
-                ))
-            }
+            // `(at 10 (p))`, not an atom `(at 10 x)` of a predicate `at`.
+            "at" if self.timed_literal_follows() => Err(self.unsupported(
+                open.start,
+                "timed initial literals (:timed-initial-literals)",
+            )),
             _ => self.ground_atom_after_open(open).map(InitElement::Atom),
         }
+    }
+
+    /// Whether the `at` under the cursor starts a timed initial literal
+    /// `(at 10 (p))` rather than an atom `(at x y)`.
+    fn timed_literal_follows(&self) -> bool {
+        // Byte test first: `at` atoms are common in big problems.
+        let bytes = self.text.as_bytes();
+        let after = lexer::skip_trivia(bytes, self.tok.span.end);
+        if !bytes
+            .get(after)
+            .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'.' | b'+' | b'-'))
+        {
+            return false;
+        }
+        let time = lexer::next_token(self.text, after);
+        lexer::is_number_like(self.text_of(time.span))
+            && lexer::next_token(self.text, time.span.end).kind == Tok::Open
     }
 
     /// `pred obj* )` after the `(`.
@@ -886,7 +969,7 @@ impl<'a> Parser<'a> {
     }
 
     fn condition_after_open(&mut self, open: Span, context: Context) -> PResult<Condition> {
-        self.enter(open, 0)?;
+        self.enter(open)?;
         let result = self.condition_body(open, context);
         self.depth -= 1;
         result
@@ -1024,29 +1107,42 @@ impl<'a> Parser<'a> {
     // ----- numeric expressions -----
 
     fn expr(&mut self) -> PResult<Expr> {
+        self.expr_with_height().map(|(expr, _)| expr)
+    }
+
+    /// An expression and the height of its tree (1 for a leaf): n-ary
+    /// operators fold into chains deeper than the text's nesting, and the
+    /// height keeps those within [`MAX_NESTING`] too.
+    fn expr_with_height(&mut self) -> PResult<(Expr, usize)> {
         match self.tok.kind {
             Tok::Sym if !self.at_keyword() => {
                 let token = self.bump();
                 let text = self.text_of(token.span);
                 match lexer::number(text) {
-                    Some(value) if value.is_finite() => Ok(Expr {
-                        kind: ExprKind::Number(value),
-                        span: token.span,
-                    }),
+                    Some(value) if value.is_finite() => Ok((
+                        Expr {
+                            kind: ExprKind::Number(value),
+                            span: token.span,
+                        },
+                        1,
+                    )),
                     Some(_) => Err(self.error(
                         format!("number `{}` is out of range", shorten(text)),
                         token.span,
                     )),
-                    None if text.eq_ignore_ascii_case("total-time") => Ok(Expr {
-                        kind: ExprKind::TotalTime,
-                        span: token.span,
-                    }),
-                    None => Ok(bare_fluent(Name::new(lexer::lower(text), token.span))),
+                    None if text.eq_ignore_ascii_case("total-time") => Ok((
+                        Expr {
+                            kind: ExprKind::TotalTime,
+                            span: token.span,
+                        },
+                        1,
+                    )),
+                    None => Ok((bare_fluent(Name::new(lexer::lower(text), token.span)), 1)),
                 }
             }
             Tok::Open => {
                 let open = self.bump().span;
-                self.enter(open, 0)?;
+                self.enter(open)?;
                 let result = self.expr_body(open);
                 self.depth -= 1;
                 result
@@ -1062,7 +1158,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn expr_body(&mut self, open: Span) -> PResult<Expr> {
+    fn expr_body(&mut self, open: Span) -> PResult<(Expr, usize)> {
         if self.tok.kind != Tok::Sym || self.at_keyword() {
             return Err(self.expected("an arithmetic operator or a function name"));
         }
@@ -1077,45 +1173,48 @@ impl<'a> Parser<'a> {
             if self.current().eq_ignore_ascii_case("total-time") {
                 self.bump();
                 let end = self.expect_close(open)?;
-                return Ok(Expr {
-                    kind: ExprKind::TotalTime,
-                    span: Span::new(open.start, end),
-                });
+                let span = Span::new(open.start, end);
+                return Ok((
+                    Expr {
+                        kind: ExprKind::TotalTime,
+                        span,
+                    },
+                    1,
+                ));
             }
             let predicate = self.name("a function name")?;
             let args = self.terms(open)?;
             let end = self.expect_close(open)?;
             let span = Span::new(open.start, end);
-            return Ok(Expr {
-                kind: ExprKind::Fluent(Atom {
-                    predicate,
-                    args,
-                    span,
-                }),
+            let kind = ExprKind::Fluent(Atom {
+                predicate,
+                args,
                 span,
             });
+            return Ok((Expr { kind, span }, 1));
         };
         self.bump();
-        let first = self.expr()?;
-        let mut result = if self.tok.kind == Tok::Close {
+        let (first, first_height) = self.expr_with_height()?;
+        let (mut result, height) = if self.tok.kind == Tok::Close {
             match op {
-                BinaryOp::Sub => Expr {
-                    kind: ExprKind::Neg(Box::new(first)),
-                    span: open,
-                },
+                BinaryOp::Sub => (
+                    Expr {
+                        kind: ExprKind::Neg(Box::new(first)),
+                        span: open,
+                    },
+                    first_height + 1,
+                ),
                 // `(+ e)`, `(* e)`: just `e`.
-                _ => first,
+                _ => (first, first_height),
             }
         } else {
-            // n-ary: fold left; each fold is one more level of nesting.
-            let mut folds = 0;
-            let mut acc = first;
+            // n-ary: fold left, each fold one level deeper.
+            let (mut acc, mut height) = (first, first_height);
             while self.more(open)? {
-                let right = self.expr()?;
-                folds += 1;
-                if folds > 1 {
-                    self.enter(open, folds)?;
-                    self.depth -= 1;
+                let (right, right_height) = self.expr_with_height()?;
+                height = height.max(right_height) + 1;
+                if self.depth + height > MAX_NESTING {
+                    return Err(self.nesting_error(open));
                 }
                 let span = Span::new(open.start, right.span.end);
                 acc = Expr {
@@ -1123,13 +1222,13 @@ impl<'a> Parser<'a> {
                     span,
                 };
             }
-            acc
+            (acc, height)
         };
         let end = self.expect_close(open)?;
         if matches!(result.kind, ExprKind::Neg(_) | ExprKind::Binary(..)) {
             result.span = Span::new(open.start, end);
         }
-        Ok(result)
+        Ok((result, height))
     }
 
     // ----- effects -----
@@ -1150,7 +1249,7 @@ impl<'a> Parser<'a> {
     }
 
     fn effect_after_open(&mut self, open: Span) -> PResult<Effect> {
-        self.enter(open, 0)?;
+        self.enter(open)?;
         let result = self.effect_body(open);
         self.depth -= 1;
         result

@@ -36,9 +36,20 @@ fn is_delimiter(byte: u8) -> bool {
     byte.is_ascii_whitespace() || matches!(byte, b'(' | b')' | b';')
 }
 
-/// A maximal run of non-delimiter bytes (byte-level scan for speed).
+/// A maximal run of non-delimiter bytes (byte-level scan for speed). A `?`
+/// after the first byte starts a new token, so `(aircraft?a)`, as written
+/// in some IPC domains, reads as `aircraft` followed by the variable `?a`.
 fn symbol(input: &str) -> IResult<&str, &str> {
-    let len = input.bytes().position(is_delimiter).unwrap_or(input.len());
+    let bytes = input.as_bytes();
+    let len = match bytes.first() {
+        Some(&first) if !is_delimiter(first) => {
+            1 + bytes[1..]
+                .iter()
+                .position(|&b| is_delimiter(b) || b == b'?')
+                .unwrap_or(bytes.len() - 1)
+        }
+        _ => 0,
+    };
     if len == 0 {
         return Err(nom::Err::Error(nom::error::Error::new(
             input,
@@ -127,6 +138,52 @@ pub(crate) fn matching_close(bytes: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// Where parsing resumes after an error inside a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resume {
+    /// After the group's `)`, at this offset.
+    AfterClose(usize),
+    /// At this `(:keyword`: sections do not nest, so the group lacks a `)`
+    /// and the next section starts here.
+    AtSection(usize),
+    /// The input ends inside the group.
+    EndOfFile,
+}
+
+/// Where to resume after an error in the group opened at `open`: after
+/// its `)`, or at the first `(:` inside it (a later section that a
+/// missing `)` swallowed). Iterative: any depth.
+pub(crate) fn recovery_point(bytes: &[u8], open: usize) -> Resume {
+    let mut depth = 0usize;
+    let mut pos = open;
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b'(' => {
+                if pos > open && bytes.get(pos + 1) == Some(&b':') {
+                    return Resume::AtSection(pos);
+                }
+                depth += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Resume::AfterClose(pos + 1);
+                }
+            }
+            b';' => {
+                pos += bytes[pos..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(bytes.len() - pos);
+                continue;
+            }
+            _ => {}
+        }
+        pos += 1;
+    }
+    Resume::EndOfFile
+}
+
 /// The value of a numeric literal such as `3`, `-2.5`, `1e3`; `None` for
 /// anything else (including names that merely start with digits).
 pub(crate) fn number(symbol: &str) -> Option<f64> {
@@ -148,10 +205,8 @@ pub(crate) fn is_number_like(symbol: &str) -> bool {
 /// `text` in lower case, copying it only once (ASCII fast path).
 pub(crate) fn lower(text: &str) -> String {
     if text.is_ascii() {
-        // One pass, no call to `memcpy`: names are short, and this is the
-        // hottest allocation of the parser.
-        let mut owned = String::with_capacity(text.len());
-        owned.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        let mut owned = text.to_owned();
+        owned.make_ascii_lowercase();
         owned
     } else {
         text.to_lowercase()
@@ -189,6 +244,19 @@ mod tests {
     }
 
     #[test]
+    fn a_question_mark_starts_a_variable_inside_a_symbol() {
+        let text = "(aircraft?a)";
+        let kinds: Vec<(Tok, &str)> = [1, 9, 11]
+            .iter()
+            .map(|&pos| {
+                let t = next_token(text, pos);
+                (t.kind, &text[t.span.start..t.span.end])
+            })
+            .collect();
+        assert_eq!(kinds, [(Tok::Sym, "aircraft"), (Tok::Var, "?a"), (Tok::Close, ")")]);
+    }
+
+    #[test]
     fn numbers_are_recognised_strictly() {
         assert_eq!(number("3"), Some(3.0));
         assert_eq!(number("-2.5"), Some(-2.5));
@@ -198,6 +266,17 @@ mod tests {
         assert_eq!(number("-"), None);
         assert_eq!(number("inf"), None);
         assert_eq!(number("a1"), None);
+    }
+
+    #[test]
+    fn recovery_stops_at_the_next_section() {
+        let text = b"(:action a (p ; (:x\n (q) (:action b))";
+        assert_eq!(recovery_point(text, 0), Resume::AtSection(25));
+        assert_eq!(
+            recovery_point(b"(:init (a)) (:goal", 0),
+            Resume::AfterClose(11)
+        );
+        assert_eq!(recovery_point(b"(a (b", 0), Resume::EndOfFile);
     }
 
     #[test]

@@ -1,0 +1,187 @@
+//! Search engine throughput (Criterion).
+//!
+//! `cargo bench --bench search`. Two workloads, both built from PDDL text
+//! through the parser and grounder:
+//! - blind A* on the hardest 8-puzzle instance (31 moves; the whole
+//!   181 440-state space is expanded): target ≥ 1 000 000 expansions/s;
+//! - h_FF on a 20-block blocks-world task: evaluations on the states of a
+//!   greedy search, target ≥ 50 000 evaluations/s, and the default lazy
+//!   greedy search end to end.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use pddl_ground::{GroundOptions, Task, ground};
+use pddl_search::heuristics::{CostType, create};
+use pddl_search::successor::StateSpace;
+use pddl_search::{Engine, HeuristicKind, NoObserver, SearchOptions, search};
+
+const EIGHT_PUZZLE_DOMAIN: &str = "
+(define (domain strips-sliding-tile)
+  (:requirements :strips)
+  (:predicates (tile ?x) (position ?x) (at ?t ?x ?y) (blank ?x ?y) (inc ?p ?pp) (dec ?p ?pp))
+  (:action move-up :parameters (?t ?px ?py ?by)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?by) (dec ?by ?py) (blank ?px ?by) (at ?t ?px ?py))
+    :effect (and (not (blank ?px ?by)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?px ?by)))
+  (:action move-down :parameters (?t ?px ?py ?by)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?by) (inc ?by ?py) (blank ?px ?by) (at ?t ?px ?py))
+    :effect (and (not (blank ?px ?by)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?px ?by)))
+  (:action move-left :parameters (?t ?px ?py ?bx)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?bx) (dec ?bx ?px) (blank ?bx ?py) (at ?t ?px ?py))
+    :effect (and (not (blank ?bx ?py)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?bx ?py)))
+  (:action move-right :parameters (?t ?px ?py ?bx)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?bx) (inc ?bx ?px) (blank ?bx ?py) (at ?t ?px ?py))
+    :effect (and (not (blank ?bx ?py)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?bx ?py))))";
+
+/// The 8-puzzle problem with `tiles[row][col]` (0 = blank), goal 1..8 then blank.
+fn eight_puzzle_problem(tiles: [[u32; 3]; 3]) -> String {
+    let mut init = String::from("(inc p1 p2) (inc p2 p3) (dec p2 p1) (dec p3 p2) (position p1) (position p2) (position p3)");
+    for t in 1..=8 {
+        init.push_str(&format!(" (tile t{t})"));
+    }
+    for (r, row) in tiles.iter().enumerate() {
+        for (c, &t) in row.iter().enumerate() {
+            let (x, y) = (c + 1, r + 1);
+            if t == 0 {
+                init.push_str(&format!(" (blank p{x} p{y})"));
+            } else {
+                init.push_str(&format!(" (at t{t} p{x} p{y})"));
+            }
+        }
+    }
+    let mut goal = String::new();
+    for t in 1..=8usize {
+        let (x, y) = ((t - 1) % 3 + 1, (t - 1) / 3 + 1);
+        goal.push_str(&format!(" (at t{t} p{x} p{y})"));
+    }
+    format!(
+        "(define (problem hard8) (:domain strips-sliding-tile)
+          (:objects t1 t2 t3 t4 t5 t6 t7 t8 p1 p2 p3) (:init {init}) (:goal (and {goal})))"
+    )
+}
+
+const BLOCKS_DOMAIN: &str = "
+(define (domain blocks)
+  (:requirements :strips)
+  (:predicates (on ?x ?y) (ontable ?x) (clear ?x) (handempty) (holding ?x))
+  (:action pick-up :parameters (?x)
+    :precondition (and (clear ?x) (ontable ?x) (handempty))
+    :effect (and (not (ontable ?x)) (not (clear ?x)) (not (handempty)) (holding ?x)))
+  (:action put-down :parameters (?x)
+    :precondition (holding ?x)
+    :effect (and (not (holding ?x)) (clear ?x) (handempty) (ontable ?x)))
+  (:action stack :parameters (?x ?y)
+    :precondition (and (holding ?x) (clear ?y))
+    :effect (and (not (holding ?x)) (not (clear ?y)) (clear ?x) (handempty) (on ?x ?y)))
+  (:action unstack :parameters (?x ?y)
+    :precondition (and (on ?x ?y) (clear ?x) (handempty))
+    :effect (and (holding ?x) (clear ?y) (not (clear ?x)) (not (handempty)) (not (on ?x ?y)))))";
+
+/// A blocks-world problem with `n` blocks in pseudo-random towers (fixed seed).
+fn blocks_problem(n: usize, seed: u64) -> String {
+    let mut rng = seed;
+    let mut next = move || {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (rng >> 33) as usize
+    };
+    let mut towers = |goal: bool| {
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            order.swap(i, next() % (i + 1));
+        }
+        let mut facts = String::new();
+        let mut below: Option<usize> = None;
+        for &x in &order {
+            match below {
+                Some(y) if next() % 3 != 0 => facts.push_str(&format!(" (on b{x} b{y})")),
+                _ => {
+                    if let Some(y) = below.filter(|_| !goal) {
+                        facts.push_str(&format!(" (clear b{y})"));
+                    }
+                    if !goal {
+                        facts.push_str(&format!(" (ontable b{x})"));
+                    }
+                }
+            }
+            below = Some(x);
+        }
+        if let Some(y) = below.filter(|_| !goal) {
+            facts.push_str(&format!(" (clear b{y}) (handempty)"));
+        }
+        facts
+    };
+    let init = towers(false);
+    let goal = towers(true);
+    let objects: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
+    format!(
+        "(define (problem blocks-{n}) (:domain blocks) (:objects {}) (:init {init}) (:goal (and {goal})))",
+        objects.join(" ")
+    )
+}
+
+fn ground_text(domain: &str, problem: &str) -> Task {
+    let d = pddl_syntax::parse_domain(domain).expect("domain parses");
+    let p = pddl_syntax::parse_problem(problem).expect("problem parses");
+    ground(&d, &p, &GroundOptions::default()).expect("grounds")
+}
+
+fn bench_blind_astar(c: &mut Criterion) {
+    let task = ground_text(EIGHT_PUZZLE_DOMAIN, &eight_puzzle_problem([[8, 6, 7], [2, 5, 4], [3, 0, 1]]));
+    let options = SearchOptions { heuristic: HeuristicKind::Blind, ..SearchOptions::optimal_default() };
+    let probe = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+    assert_eq!(probe.plan.as_ref().map(|p| p.cost), Some(31));
+    let mut group = c.benchmark_group("blind-astar-8puzzle");
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group.throughput(Throughput::Elements(probe.statistics.expanded));
+    group.bench_function("expansions", |b| {
+        b.iter(|| search(black_box(&task), &options, &AtomicBool::new(false), &mut NoObserver))
+    });
+    group.finish();
+}
+
+fn bench_hff_blocks(c: &mut Criterion) {
+    let task = ground_text(BLOCKS_DOMAIN, &blocks_problem(20, 2));
+    // States to evaluate: those along random-ish walks from the initial state.
+    let mut space = StateSpace::new(&task);
+    let mut state = space.initial_state();
+    let mut states = vec![state.clone()];
+    let (mut ops, mut next) = (Vec::new(), Vec::new());
+    for i in 0..200usize {
+        space.applicable(&state, &mut ops);
+        if ops.is_empty() {
+            break;
+        }
+        let op = ops[(i * 7919) % ops.len()];
+        if space.apply(&state, op, &mut next) {
+            std::mem::swap(&mut state, &mut next);
+            states.push(state.clone());
+        }
+    }
+    let mut hff = create(HeuristicKind::HFF, &task, CostType::Unit);
+    let mut fluents = Vec::new();
+    let mut group = c.benchmark_group("hff-blocks20");
+    group.throughput(Throughput::Elements(states.len() as u64));
+    group.bench_function("evaluations", |b| {
+        b.iter(|| {
+            let mut preferred = Vec::new();
+            let mut sum = 0u64;
+            for s in &states {
+                preferred.clear();
+                sum += hff.evaluate(space.view(s, &mut fluents), Some(&mut preferred)).unwrap_or(0);
+            }
+            sum
+        })
+    });
+    let options = SearchOptions { engine: Engine::LazyGreedy, ..SearchOptions::satisficing_default() };
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(10);
+    group.bench_function("lazy-greedy-solve", |b| {
+        b.iter(|| search(black_box(&task), &options, &AtomicBool::new(false), &mut NoObserver))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_blind_astar, bench_hff_blocks);
+criterion_main!(benches);

@@ -1,0 +1,267 @@
+//! Search on real PDDL from /work/shared/benchmarks (skipped when absent):
+//! optimal engines agree on known optimal costs, every plan replays to
+//! the goal, the default configuration solves small tasks of many domains.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use pddl_ground::{GroundOptions, Task, ground};
+use pddl_search::{
+    Engine, HeuristicKind, NoObserver, Outcome, SearchOptions, SearchResult, search, simulate,
+};
+
+fn benchmarks() -> Option<PathBuf> {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks"
+    ));
+    if dir.is_dir() {
+        Some(dir.to_path_buf())
+    } else {
+        eprintln!("skipping: {} not found", dir.display());
+        None
+    }
+}
+
+fn load(dir: &Path, domain: &str, problem: &str) -> Task {
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let d = pddl_syntax::parse_domain(&read(domain)).unwrap_or_else(|e| panic!("{domain}: {e:?}"));
+    let p =
+        pddl_syntax::parse_problem(&read(problem)).unwrap_or_else(|e| panic!("{problem}: {e:?}"));
+    ground(&d, &p, &GroundOptions::default()).unwrap_or_else(|e| panic!("{problem}: {e}"))
+}
+
+fn solve(task: &Task, engine: Engine, heuristic: HeuristicKind, limit: Duration) -> SearchResult {
+    let options = SearchOptions {
+        engine,
+        heuristic,
+        time_limit: Some(limit),
+        ..SearchOptions::optimal_default()
+    };
+    let result = search(task, &options, &AtomicBool::new(false), &mut NoObserver);
+    check_plan(task, &result, &format!("{engine} {heuristic}"));
+    result
+}
+
+fn check_plan(task: &Task, result: &SearchResult, what: &str) {
+    if let Some(plan) = &result.plan {
+        let end = simulate(task, &plan.operators).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(end.goal_reached, "{what}: plan does not reach the goal");
+        assert_eq!(end.cost, plan.cost, "{what}");
+    }
+}
+
+/// Known optimal costs (IPC reference values).
+const OPTIMAL: &[(&str, &str, u64)] = &[
+    ("blocks/domain.pddl", "blocks/probBLOCKS-4-0.pddl", 6),
+    ("blocks/domain.pddl", "blocks/probBLOCKS-4-1.pddl", 10),
+    ("blocks/domain.pddl", "blocks/probBLOCKS-4-2.pddl", 6),
+    ("blocks/domain.pddl", "blocks/probBLOCKS-5-0.pddl", 12),
+    ("gripper/domain.pddl", "gripper/prob01.pddl", 11),
+    (
+        "logistics00/domain.pddl",
+        "logistics00/probLOGISTICS-4-0.pddl",
+        20,
+    ),
+    (
+        "logistics00/domain.pddl",
+        "logistics00/probLOGISTICS-4-1.pddl",
+        19,
+    ),
+    (
+        "logistics00/domain.pddl",
+        "logistics00/probLOGISTICS-4-2.pddl",
+        15,
+    ),
+    ("miconic/domain.pddl", "miconic/s1-0.pddl", 4),
+    ("miconic/domain.pddl", "miconic/s2-0.pddl", 7),
+];
+
+#[test]
+fn optimal_engines_agree_on_known_costs() {
+    let Some(dir) = benchmarks() else { return };
+    let limit = Duration::from_secs(60);
+    for &(domain, problem, cost) in OPTIMAL {
+        let task = load(&dir, domain, problem);
+        let mut configs = vec![
+            (Engine::AStar, HeuristicKind::LmCut),
+            (Engine::AStar, HeuristicKind::HMax),
+        ];
+        if task.operators.iter().all(|o| o.cost == 1) {
+            configs.push((Engine::BreadthFirst, HeuristicKind::Blind));
+        }
+        for (e, h) in configs {
+            let r = solve(&task, e, h, limit);
+            assert_eq!(r.outcome, Outcome::Solved, "{problem}: {e} {h}");
+            assert_eq!(r.plan.map(|p| p.cost), Some(cost), "{problem}: {e} {h}");
+            assert!(r.proven_optimal, "{problem}: {e} {h}");
+        }
+    }
+}
+
+#[test]
+fn optimal_engines_agree_on_general_costs() {
+    let Some(dir) = benchmarks() else { return };
+    // Tasks with action costs (total-cost metrics): LM-cut and h_max agree.
+    for (domain, problem) in [
+        (
+            "elevators-sat08-strips/domain.pddl",
+            "elevators-sat08-strips/p01.pddl",
+        ),
+        (
+            "transport-sat08-strips/domain.pddl",
+            "transport-sat08-strips/p01.pddl",
+        ),
+        ("pegsol-08-strips/domain.pddl", "pegsol-08-strips/p01.pddl"),
+    ] {
+        let task = load(&dir, domain, problem);
+        let lmcut = solve(
+            &task,
+            Engine::AStar,
+            HeuristicKind::LmCut,
+            Duration::from_secs(60),
+        );
+        let hmax = solve(
+            &task,
+            Engine::AStar,
+            HeuristicKind::HMax,
+            Duration::from_secs(60),
+        );
+        assert_eq!(lmcut.outcome, Outcome::Solved, "{problem}");
+        if hmax.outcome == Outcome::Solved {
+            assert_eq!(
+                lmcut.plan.map(|p| p.cost),
+                hmax.plan.map(|p| p.cost),
+                "{problem}"
+            );
+        }
+    }
+}
+
+/// First tasks of several domains for the satisficing configurations.
+const SMALL: &[(&str, &str)] = &[
+    ("blocks/domain.pddl", "blocks/probBLOCKS-9-0.pddl"),
+    ("gripper/domain.pddl", "gripper/prob05.pddl"),
+    (
+        "logistics00/domain.pddl",
+        "logistics00/probLOGISTICS-8-0.pddl",
+    ),
+    ("miconic/domain.pddl", "miconic/s5-0.pddl"),
+    ("depot/domain.pddl", "depot/p01.pddl"),
+    ("driverlog/domain.pddl", "driverlog/p03.pddl"),
+    ("satellite/domain.pddl", "satellite/p03-pfile3.pddl"),
+    ("rovers/domain.pddl", "rovers/p03.pddl"),
+    (
+        "miconic-simpleadl/domain.pddl",
+        "miconic-simpleadl/s3-0.pddl",
+    ),
+    ("miconic-fulladl/domain.pddl", "miconic-fulladl/f3-0.pddl"),
+    (
+        "psr-small/p01-domain.pddl",
+        "psr-small/p01-s2-n1-l2-f50.pddl",
+    ),
+    ("philosophers/domain.pddl", "philosophers/p02-phil3.pddl"),
+    (
+        "zenotravel-numeric-automatic/domain.pddl",
+        "zenotravel-numeric-automatic/instance-1.pddl",
+    ),
+    (
+        "depots-numeric-automatic/domain.pddl",
+        "depots-numeric-automatic/instance-1.pddl",
+    ),
+];
+
+#[test]
+fn satisficing_engines_solve_small_tasks() {
+    let Some(dir) = benchmarks() else { return };
+    for &(domain, problem) in SMALL {
+        if !dir.join(problem).exists() {
+            continue;
+        }
+        let task = load(&dir, domain, problem);
+        for (e, h) in [
+            (Engine::LazyGreedy, HeuristicKind::HFF),
+            (Engine::EagerGreedy, HeuristicKind::HFF),
+            (Engine::WeightedAStar, HeuristicKind::HAdd),
+        ] {
+            let options = SearchOptions {
+                engine: e,
+                heuristic: h,
+                weight: 3.0,
+                time_limit: Some(Duration::from_secs(30)),
+                ..SearchOptions::satisficing_default()
+            };
+            let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+            check_plan(&task, &r, &format!("{problem}: {e} {h}"));
+            assert_eq!(r.outcome, Outcome::Solved, "{problem}: {e} {h}");
+        }
+    }
+}
+
+/// The default configuration on the first five tasks of each domain.
+/// Long: run with
+/// `cargo test -p pddl-search --release --test benchmarks -- --ignored --nocapture`.
+#[test]
+#[ignore = "sweep over the benchmark set; run in release"]
+fn default_configuration_sweep() {
+    let Some(dir) = benchmarks() else { return };
+    let list = std::fs::read_to_string(dir.join("tasks.tsv")).expect("tasks.tsv");
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    let (mut solved, mut total) = (0, 0);
+    for line in list.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [_, domain, problem] = cols[..] else {
+            continue;
+        };
+        let family = problem.split('/').next().unwrap_or("").to_string();
+        // SWEEP_FILTER=visitall restricts the sweep to matching domains.
+        if std::env::var("SWEEP_FILTER").is_ok_and(|f| !family.contains(&f)) {
+            continue;
+        }
+        let n = seen.entry(family.clone()).or_default();
+        *n += 1;
+        if *n > 5 {
+            continue;
+        }
+        total += 1;
+        let start = Instant::now();
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+        let (Ok(d), Ok(p)) = (
+            pddl_syntax::parse_domain(&read(domain)),
+            pddl_syntax::parse_problem(&read(problem)),
+        ) else {
+            println!("{problem}: parse error");
+            continue;
+        };
+        let task = match ground(&d, &p, &GroundOptions::default()) {
+            Ok(t) => t,
+            Err(e) => {
+                println!("{problem}: ground error: {e}");
+                continue;
+            }
+        };
+        let grounded = start.elapsed();
+        let options = SearchOptions {
+            time_limit: Some(Duration::from_secs(30)),
+            ..SearchOptions::satisficing_default()
+        };
+        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+        check_plan(&task, &r, problem);
+        if r.outcome == Outcome::Solved {
+            solved += 1;
+        }
+        println!(
+            "{problem}: {:?} cost {:?} ground {:.3}s search {:.3}s total {:.3}s expanded {} evaluated {}",
+            r.outcome,
+            r.plan.map(|p| p.cost),
+            grounded.as_secs_f64(),
+            r.statistics.search_time.as_secs_f64(),
+            start.elapsed().as_secs_f64(),
+            r.statistics.expanded,
+            r.statistics.evaluated
+        );
+    }
+    println!("solved {solved} of {total}");
+}

@@ -1,0 +1,47 @@
+; a triple vanishes at once: the third tile drops between the other two
+; optimal 1 moves (simulator BFS)
+; Board:
+;   ######
+;   #..a.#
+;   #..#.#
+;   #a.a.#
+;   ######
+(define (problem puzznic-triple)
+  (:domain puzznic)
+  (:objects
+    r2-c2 r2-c3 r2-c4 r2-c5 - cell
+    r3-c2 r3-c3 r3-c5 - cell
+    r4-c2 r4-c3 r4-c4 r4-c5 - cell
+    tile-a - kind)
+  (:init
+    (falling)
+    (= (total-cost) 0)
+    (right-of r2-c2 r2-c3)
+    (below r2-c2 r3-c2)
+    (right-of r2-c3 r2-c4)
+    (below r2-c3 r3-c3)
+    (right-of r2-c4 r2-c5)
+    (below r2-c5 r3-c5)
+    (right-of r3-c2 r3-c3)
+    (below r3-c2 r4-c2)
+    (below r3-c3 r4-c3)
+    (below r3-c5 r4-c5)
+    (right-of r4-c2 r4-c3)
+    (right-of r4-c3 r4-c4)
+    (right-of r4-c4 r4-c5)
+    (empty r2-c2)
+    (empty r2-c3)
+    (has r2-c4 tile-a)
+    (empty r2-c5)
+    (empty r3-c2)
+    (empty r3-c3)
+    (empty r3-c5)
+    (has r4-c2 tile-a)
+    (empty r4-c3)
+    (has r4-c4 tile-a)
+    (empty r4-c5)
+  )
+  (:goal (and
+    (empty r2-c2) (empty r2-c3) (empty r2-c4) (empty r2-c5) (empty r3-c2) (empty r3-c3) (empty r3-c5) (empty r4-c2)
+    (empty r4-c3) (empty r4-c4) (empty r4-c5)))
+  (:metric minimize (total-cost)))

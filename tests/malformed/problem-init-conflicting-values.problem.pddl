@@ -1,0 +1,7 @@
+(define (problem conflicting-values)
+  (:domain shared)
+  (:objects t1 t2 - truck)
+  (:init (at t1 depot) (at t2 depot)
+         (= (fuel t1) 3) (= (fuel t2) 3) (= (fuel t1) 3) (= (fuel t1) 5)
+         (= (total-cost) 0))
+  (:goal (at t1 depot)))

@@ -1,0 +1,188 @@
+//! `plan puzznic ...` end to end.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn plan() -> Command {
+    Command::cargo_bin("plan").expect("the plan binary")
+}
+
+fn shipped(name: &str) -> String {
+    format!("{}/problems/puzznic/{name}.txt", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn temp_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("puzznic-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn problem_prints_the_pddl() {
+    let out = plan()
+        .args(["puzznic", "problem", &shipped("chain")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.contains("(define (problem puzznic-chain)"));
+    assert!(text.contains("(has r2-c4 tile-a)"));
+    assert!(text.contains("(:metric minimize (total-cost))"));
+}
+
+#[test]
+fn malformed_levels_are_located() {
+    let dir = temp_dir("malformed");
+    let cases = [
+        (
+            "unknown.txt",
+            "; x\n#####\n#a*a#\n#####\n",
+            "unknown.txt:3:3",
+            "unknown character `*`",
+        ),
+        (
+            "open.txt",
+            "#####\n#a.a#\n## ##\n",
+            "open.txt:2:3",
+            "outside the walls",
+        ),
+        (
+            "single.txt",
+            "######\n#a.bb#\n######\n",
+            "single.txt:2:2",
+            "only one tile of type `a`",
+        ),
+        ("empty.txt", "; nothing here\n", "empty.txt:", "empty level"),
+    ];
+    for (file, text, location, message) in cases {
+        let path = dir.join(file);
+        std::fs::write(&path, text).expect("write");
+        let out = plan()
+            .args(["puzznic", "solve"])
+            .arg(&path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8(out.stderr).expect("utf-8");
+        assert!(err.contains(location), "{file}: {err}");
+        assert!(err.contains(message), "{file}: {err}");
+    }
+}
+
+#[test]
+fn solve_then_show() {
+    let dir = temp_dir("show");
+    let out = plan()
+        .args(["puzznic", "solve", "--optimal", &shipped("two-colours")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.contains("; solved: 6 player moves (optimal)"),
+        "{text}"
+    );
+    assert!(text.contains("; move 1: move tile at row "), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("(push-")).count(), 6);
+    let plan_path = dir.join("plan.txt");
+    std::fs::write(&plan_path, &text).expect("write");
+
+    let out = plan()
+        .args([
+            "puzznic",
+            "show",
+            "--color",
+            "never",
+            &shipped("two-colours"),
+        ])
+        .arg(&plan_path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let shown = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        shown.starts_with("start\n#######\n#a...b#\n#b...a#\n#######\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("move 6: "));
+    assert!(shown.ends_with("cleared in 6 moves\n"));
+    assert!(!shown.contains('\x1b'));
+
+    let out = plan()
+        .args([
+            "puzznic",
+            "show",
+            "--physics",
+            "--color",
+            "always",
+            &shipped("two-colours"),
+        ])
+        .arg(&plan_path)
+        .output()
+        .expect("runs");
+    let physics = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(physics.contains("2 tiles vanish"));
+    assert!(physics.contains('\x1b'));
+
+    let html = dir.join("plan.html");
+    let out = plan()
+        .args(["puzznic", "show", &shipped("two-colours")])
+        .arg(&plan_path)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let page = std::fs::read_to_string(&html).expect("page written");
+    assert!(page.contains("<svg") && page.contains("<script>") && page.contains("step forward"));
+}
+
+#[test]
+fn show_rejects_an_illegal_plan() {
+    let dir = temp_dir("illegal");
+    let plan_path = dir.join("bad.txt");
+    std::fs::write(&plan_path, "(push-left r2-c3 r2-c2 tile-a)\n").expect("write");
+    let out = plan()
+        .args(["puzznic", "show", &shipped("horizontal-pair")])
+        .arg(&plan_path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8(out.stderr)
+            .expect("utf-8")
+            .contains("move 1 (move tile at row 2 col 3 left) is illegal")
+    );
+}
+
+#[test]
+fn simulator_solve_and_tiled_input() {
+    let dir = temp_dir("tiled");
+    let map = r#"{ "orientation": "orthogonal", "width": 5, "height": 3,
+  "layers": [ { "type": "tilelayer", "width": 5, "height": 3, "data": [1,1,1,1,1, 1,3,0,3,1, 1,1,1,1,1] } ] }"#;
+    let config = r#"{ "walls": [1], "tiles": { "3": "a" } }"#;
+    std::fs::write(dir.join("map.json"), map).expect("write");
+    std::fs::write(dir.join("config.json"), config).expect("write");
+    let out = plan()
+        .args(["puzznic", "solve", "--simulator"])
+        .arg(dir.join("map.json"))
+        .arg("--tiled-config")
+        .arg(dir.join("config.json"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.contains("1 moves (optimal)"), "{text}");
+    assert!(
+        text.contains("; move 1: move tile at row 2 col 2 right"),
+        "{text}"
+    );
+    // Without a config the map cannot be read.
+    let out = plan()
+        .args(["puzznic", "problem"])
+        .arg(dir.join("map.json"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(Path::new(&dir.join("config.json")).exists());
+}

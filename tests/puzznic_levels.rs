@@ -1,0 +1,238 @@
+//! The shipped Puzznic levels (`problems/puzznic/`), one rule each: their
+//! optimal move counts by the simulator's exhaustive BFS and by the
+//! planner run optimally, and their generated PDDL problems kept current.
+
+use pddl_syntax::SourceFile;
+use planner::puzznic::{self, BfsOutcome, Level};
+use planner::search::{NoObserver, Outcome, SearchOptions};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// Every shipped level with its optimal number of player moves.
+const SHIPPED: [(&str, usize); 11] = [
+    ("horizontal-pair", 1),
+    ("vertical-pair", 1),
+    ("two-colours", 6),
+    ("ledge-fall", 2),
+    ("pushed-away", 3),
+    ("stack-falls", 7),
+    ("triple", 1),
+    ("two-groups", 1),
+    ("chain", 1),
+    ("trap", 3),
+    ("bridge", 16),
+];
+
+fn level_path(name: &str) -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/problems/puzznic")).join(format!("{name}.txt"))
+}
+
+fn load(name: &str) -> Level {
+    let path = level_path(name);
+    let file = SourceFile::new(
+        path.display().to_string(),
+        std::fs::read_to_string(&path).expect("readable"),
+    );
+    puzznic::parse_level(&file)
+        .unwrap_or_else(|e| panic!("{}", e.iter().map(|d| d.render(&file)).collect::<String>()))
+}
+
+fn clears(level: &Level, moves: &[puzznic::Move]) -> bool {
+    let mut board = level.board.clone();
+    board.settle();
+    for &mv in moves {
+        match board.play(mv) {
+            Ok(next) => board = next,
+            Err(_) => return false,
+        }
+    }
+    board.is_cleared()
+}
+
+#[test]
+fn every_shipped_level_is_listed_and_documents_its_optimum() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/problems/puzznic"));
+    let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+        .expect("problems/puzznic")
+        .filter_map(|e| {
+            e.ok()?
+                .path()
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .collect();
+    on_disk.sort();
+    on_disk.dedup();
+    let mut listed: Vec<String> = SHIPPED.iter().map(|(n, _)| n.to_string()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed);
+    for (name, optimal) in SHIPPED {
+        let level = load(name);
+        let note = format!("optimal {optimal} moves (simulator BFS)");
+        assert!(
+            level.comments.contains(&note),
+            "{name}: comment `; {note}` missing"
+        );
+    }
+}
+
+#[test]
+fn simulator_bfs_finds_the_known_optimum() {
+    for (name, optimal) in SHIPPED {
+        let level = load(name);
+        let (outcome, _) = puzznic::solve_bfs(&level.board, 1_000_000);
+        let BfsOutcome::Solved(moves) = outcome else {
+            panic!("{name}: {outcome:?}")
+        };
+        assert_eq!(moves.len(), optimal, "{name}");
+        assert!(clears(&level, &moves), "{name}");
+    }
+}
+
+#[test]
+fn planner_optimal_matches_the_simulator() {
+    for (name, optimal) in SHIPPED {
+        let level = load(name);
+        let cancel = AtomicBool::new(false);
+        let (result, plan) = puzznic::plan_level(
+            &level,
+            name,
+            &SearchOptions::optimal_default(),
+            &cancel,
+            &mut NoObserver,
+        )
+        .expect("grounds");
+        assert_eq!(result.outcome, Outcome::Solved, "{name}");
+        assert!(result.proven_optimal, "{name}");
+        let plan = plan.expect("a plan");
+        assert_eq!(plan.moves.len(), optimal, "{name}");
+        assert_eq!(
+            result.plan.map(|p| p.cost),
+            Some(optimal as u64),
+            "{name}: cost is the number of moves"
+        );
+        assert!(
+            clears(&level, &plan.moves),
+            "{name}: the planner's moves do not clear the simulator's board"
+        );
+        assert_valid_for_the_validator(&level, name, &plan.plan_lines, optimal);
+    }
+}
+
+#[test]
+fn planner_default_solves_every_shipped_level() {
+    for (name, optimal) in SHIPPED {
+        let level = load(name);
+        let cancel = AtomicBool::new(false);
+        let (result, plan) = puzznic::plan_level(
+            &level,
+            name,
+            &SearchOptions::satisficing_default(),
+            &cancel,
+            &mut NoObserver,
+        )
+        .expect("grounds");
+        let plan = plan.unwrap_or_else(|| panic!("{name}: {:?}", result.outcome));
+        assert!(plan.moves.len() >= optimal, "{name}");
+        assert!(clears(&level, &plan.moves), "{name}");
+    }
+}
+
+#[test]
+fn the_trap_has_a_fatal_first_move() {
+    let level = load("trap");
+    let fatal: Vec<String> = level
+        .board
+        .moves()
+        .into_iter()
+        .filter(|&mv| {
+            let next = level.board.play(mv).expect("legal");
+            !next.is_dead() && puzznic::solve_bfs(&next, 100_000).0 == BfsOutcome::Unsolvable
+        })
+        .map(|mv| mv.to_string())
+        .collect();
+    assert_eq!(fatal, ["move tile at row 2 col 3 right"]);
+}
+
+#[test]
+fn shipped_pddl_problems_are_current() {
+    for (name, _) in SHIPPED {
+        let level = load(name);
+        let path = level_path(name).with_extension("pddl");
+        let on_disk = std::fs::read_to_string(&path).expect("the .pddl next to the level");
+        let expected = puzznic::problem_pddl(&level, &puzznic::problem_name(name));
+        assert!(
+            on_disk == expected,
+            "{} is stale: run `plan puzznic problem {name}.txt -o {name}.pddl`",
+            path.display()
+        );
+    }
+}
+
+/// The planner run optimally (A* with LM-cut) agrees with `MOVES` on the
+/// Game Boy levels it proves within a fraction of a second each.
+#[test]
+fn planner_optimal_matches_moves_on_small_gameboy_levels() {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/puzznic/gameboy"
+    ));
+    if !dir.is_dir() {
+        eprintln!("skipping: {} not found", dir.display());
+        return;
+    }
+    let known = [
+        ("001", 4),
+        ("002", 3),
+        ("004", 5),
+        ("005", 6),
+        ("007", 4),
+        ("008", 4),
+        ("010", 5),
+        ("014", 8),
+        ("015", 4),
+        ("020", 4),
+        ("023", 7),
+        ("034", 9),
+    ];
+    let moves_file = std::fs::read_to_string(dir.join("MOVES")).expect("MOVES");
+    for (name, optimal) in known {
+        assert!(
+            moves_file.contains(&format!("{name} optimal {optimal}\n")),
+            "{name}: MOVES disagrees with this table"
+        );
+        let path = dir.join(format!("{name}.txt"));
+        let file = SourceFile::new(
+            path.display().to_string(),
+            std::fs::read_to_string(&path).expect("readable"),
+        );
+        let level = puzznic::parse_level(&file).expect("valid level");
+        let cancel = AtomicBool::new(false);
+        let (result, plan) = puzznic::plan_level(
+            &level,
+            name,
+            &SearchOptions::optimal_default(),
+            &cancel,
+            &mut NoObserver,
+        )
+        .expect("grounds");
+        assert!(result.proven_optimal, "{name}");
+        let plan = plan.expect("a plan");
+        assert_eq!(plan.moves.len(), optimal, "{name}");
+        assert!(clears(&level, &plan.moves), "{name}");
+    }
+}
+
+/// The independent lifted validator accepts a plan on the domain and the
+/// generated problem, with the number of moves as its metric value.
+fn assert_valid_for_the_validator(level: &Level, name: &str, plan_lines: &[String], moves: usize) {
+    let domain = pddl_syntax::parse_domain(puzznic::DOMAIN).expect("domain parses");
+    let problem_text = puzznic::problem_pddl(level, &puzznic::problem_name(name));
+    let problem = pddl_syntax::parse_problem(&problem_text).expect("problem parses");
+    let validator = planner::validate::Validator::new(&domain, &problem).expect("validator set up");
+    let plan = planner::validate::parse_plan(&plan_lines.join("\n")).expect("plan parses");
+    let report = validator.validate(&plan);
+    assert!(report.is_valid(), "{name}: {:?}", report.failure);
+    assert_eq!(report.steps_total, plan_lines.len(), "{name}");
+    assert_eq!(report.metric.map(|m| m.value), Some(moves as f64), "{name}");
+}

@@ -1,0 +1,254 @@
+//! Lifted and ground semantics agree: random walks through the ground task
+//! are replayed, step by step, on the validator's lifted interpreter.
+//!
+//! At every state of a walk:
+//! - every ground operator the search engine finds applicable is applicable
+//!   in the lifted model, and a sample of the others is not;
+//! - on small tasks, every lifted action applicable to any tuple of objects
+//!   is a ground operator found applicable (so reachability pruned nothing
+//!   it should have kept);
+//! - after the step, every ground fact and fluent has the lifted value, and
+//!   the lifted atoms the grounder compiled away (static or constant ones)
+//!   keep their initial truth.
+
+use planner::generate::rng::Rng;
+use planner::ground::{GroundOptions, Task};
+use planner::load::load_task;
+use planner::search::state::has_fact;
+use planner::search::successor::StateSpace;
+use planner::validate::LiftedState;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const WALKS: usize = 3;
+const WALK_LENGTH: usize = 25;
+/// Ground operators not applicable whose lifted twin is tried per state.
+const NEGATIVE_SAMPLES: usize = 30;
+/// Lifted tuples enumerated per state, at most, for the completeness check.
+const MAX_LIFTED_TUPLES: usize = 4_000;
+
+type Atom = (String, Vec<String>);
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Checks one task; returns the number of steps compared.
+fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
+    let checked = load_task(domain, problem).unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+    let task = match planner::ground::ground(&checked.domain, &checked.problem, &GroundOptions::default()) {
+        Ok(task) => task,
+        Err(e) => panic!("{}: grounding failed: {e}", problem.display()),
+    };
+    let initial = LiftedState::initial(&checked.domain, &checked.problem)
+        .unwrap_or_else(|e| panic!("{}: {e:?}", problem.display()));
+    let ground_atoms: BTreeSet<Atom> = task.facts.iter().map(|a| (a.predicate.clone(), a.args.clone())).collect();
+    let compiled_away = |state: &LiftedState| -> BTreeSet<Atom> {
+        state.atoms().into_iter().filter(|a| !ground_atoms.contains(a)).collect()
+    };
+    let static_atoms = compiled_away(&initial);
+    let objects = object_names(&checked);
+    let mut rng = Rng::new(seed);
+    let mut steps = 0;
+    for _ in 0..WALKS {
+        let mut space = StateSpace::new(&task);
+        let mut ground = space.initial_state();
+        let mut lifted = initial.clone();
+        let mut trace: Vec<String> = Vec::new();
+        compare_states(&task, &mut space, &ground, &lifted, &trace, problem);
+        for _ in 0..WALK_LENGTH {
+            let mut applicable = Vec::new();
+            space.applicable(&ground, &mut applicable);
+            let context = || format!("{} after {:?}", problem.display(), trace);
+            for &op in &applicable {
+                let o = &task.operators[op as usize];
+                if let Err(f) = lifted.apply(&o.name, &o.args) {
+                    panic!("{}: ground says {} is applicable, lifted says {}", context(), o.plan_line(), f.message);
+                }
+            }
+            let applicable_set: BTreeSet<u32> = applicable.iter().copied().collect();
+            for _ in 0..NEGATIVE_SAMPLES.min(task.operators.len()) {
+                let op = rng.index(task.operators.len()) as u32;
+                if applicable_set.contains(&op) {
+                    continue;
+                }
+                let o = &task.operators[op as usize];
+                assert!(
+                    lifted.apply(&o.name, &o.args).is_err(),
+                    "{}: ground says {} is not applicable, lifted says it is",
+                    context(),
+                    o.plan_line()
+                );
+            }
+            check_lifted_complete(&checked, &task, &objects, &lifted, &applicable_set, &context);
+            // Pick a step whose effects are defined in the ground task.
+            let mut next = Vec::new();
+            let mut chosen = None;
+            for _ in 0..applicable.len() {
+                let op = applicable[rng.index(applicable.len())];
+                if space.apply(&ground, op, &mut next) {
+                    chosen = Some(op);
+                    break;
+                }
+            }
+            let Some(op) = chosen else { break };
+            let o = &task.operators[op as usize];
+            lifted = lifted.apply(&o.name, &o.args).expect("checked above");
+            ground = next;
+            trace.push(o.plan_line());
+            compare_states(&task, &mut space, &ground, &lifted, &trace, problem);
+            assert_eq!(
+                compiled_away(&lifted),
+                static_atoms,
+                "{} after {:?}: a compiled-away atom changed",
+                problem.display(),
+                trace
+            );
+            steps += 1;
+        }
+    }
+    steps
+}
+
+fn object_names(checked: &planner::load::CheckedTask) -> Vec<String> {
+    let mut names: BTreeSet<String> = checked.problem.objects.iter().map(|o| o.name.text.clone()).collect();
+    names.extend(checked.domain.constants.iter().map(|c| c.name.text.clone()));
+    names.into_iter().collect()
+}
+
+/// Every lifted action applicable to some object tuple is among the ground
+/// applicable operators (checked where the tuples are few enough).
+fn check_lifted_complete(
+    checked: &planner::load::CheckedTask,
+    task: &Task,
+    objects: &[String],
+    lifted: &LiftedState,
+    applicable: &BTreeSet<u32>,
+    context: &dyn Fn() -> String,
+) {
+    let total: usize = checked
+        .domain
+        .actions
+        .iter()
+        .map(|a| objects.len().saturating_pow(a.parameters.len() as u32))
+        .fold(0usize, |acc, n| acc.saturating_add(n));
+    if total > MAX_LIFTED_TUPLES {
+        return;
+    }
+    let ground_lines: BTreeSet<String> = applicable.iter().map(|&op| task.operators[op as usize].plan_line()).collect();
+    for action in &checked.domain.actions {
+        let arity = action.parameters.len();
+        let mut tuple = vec![0usize; arity];
+        loop {
+            let args: Vec<&str> = tuple.iter().map(|&i| objects[i].as_str()).collect();
+            if lifted.apply(&action.name.text, &args).is_ok() {
+                let mut line = format!("({}", action.name.text);
+                for a in &args {
+                    line.push(' ');
+                    line.push_str(a);
+                }
+                line.push(')');
+                assert!(ground_lines.contains(&line), "{}: lifted {line} is applicable, the ground task lacks it", context());
+            }
+            // Next tuple, odometer style.
+            let mut i = arity;
+            loop {
+                if i == 0 {
+                    break;
+                }
+                i -= 1;
+                tuple[i] += 1;
+                if tuple[i] < objects.len() {
+                    break;
+                }
+                tuple[i] = 0;
+            }
+            if arity == 0 || tuple.iter().all(|&x| x == 0) {
+                break;
+            }
+        }
+    }
+}
+
+fn compare_states(task: &Task, space: &mut StateSpace<'_>, ground: &[u64], lifted: &LiftedState, trace: &[String], problem: &Path) {
+    let mut fluents = Vec::new();
+    let view = space.view(ground, &mut fluents);
+    let lifted_atoms: BTreeSet<Atom> = lifted.atoms().into_iter().collect();
+    for (id, atom) in task.facts.iter().enumerate() {
+        let key = (atom.predicate.clone(), atom.args.clone());
+        assert_eq!(
+            has_fact(view.facts, id as u32),
+            lifted_atoms.contains(&key),
+            "{} after {:?}: fact {atom} differs (ground vs lifted)",
+            problem.display(),
+            trace
+        );
+    }
+    let lifted_fluents: BTreeMap<Atom, f64> = lifted.fluents().into_iter().collect();
+    for (id, atom) in task.fluents.iter().enumerate() {
+        let ground_value = fluents[id];
+        let lifted_value = lifted_fluents.get(&(atom.predicate.clone(), atom.args.clone())).copied();
+        match lifted_value {
+            Some(v) => assert!(
+                (v - ground_value).abs() <= 1e-9 * v.abs().max(1.0),
+                "{} after {:?}: fluent {atom} is {ground_value} (ground) vs {v} (lifted)",
+                problem.display(),
+                trace
+            ),
+            None => assert!(ground_value.is_nan(), "{}: fluent {atom} undefined in lifted state only", problem.display()),
+        }
+    }
+}
+
+/// Every shipped domain with each of its problems (small ones first).
+fn shipped_tasks() -> Vec<(PathBuf, PathBuf)> {
+    let mut tasks = Vec::new();
+    let domains = root().join("domains");
+    let mut names: Vec<_> = std::fs::read_dir(&domains).expect("domains/").flatten().map(|e| e.file_name()).collect();
+    names.sort();
+    for name in names {
+        let domain = domains.join(&name).join("domain.pddl");
+        let Ok(entries) = std::fs::read_dir(root().join("problems").join(&name)) else { continue };
+        let mut problems: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pddl"))
+            .collect();
+        problems.sort();
+        for problem in problems.into_iter().take(2) {
+            tasks.push((domain.clone(), problem));
+        }
+    }
+    tasks
+}
+
+#[test]
+fn shipped_domains_agree() {
+    let tasks = shipped_tasks();
+    assert!(tasks.len() >= 10, "expected the shipped domains, found {}", tasks.len());
+    for (i, (domain, problem)) in tasks.iter().enumerate() {
+        let steps = check_task(domain, problem, 1 + i as u64);
+        assert!(steps > 0, "{}: no step compared", problem.display());
+    }
+}
+
+#[test]
+fn shared_benchmarks_agree() {
+    let shared = root().join("../shared/benchmarks");
+    let Ok(list) = std::fs::read_to_string(shared.join("tasks.tsv")) else {
+        eprintln!("skipping: ../shared/benchmarks is absent");
+        return;
+    };
+    // The first task of every domain.
+    let mut seen = BTreeSet::new();
+    let mut compared = 0;
+    for line in list.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [_, domain, problem] = fields[..] else { continue };
+        if !seen.insert(domain.to_string()) {
+            continue;
+        }
+        compared += check_task(&shared.join(domain), &shared.join(problem), seen.len() as u64);
+    }
+    assert!(compared > 100, "only {compared} steps compared");
+}

@@ -1,0 +1,195 @@
+//! `plan validate` end to end: exit statuses 0/1/2, text, JSON and JUnit output.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn shared() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks"))
+}
+
+fn plans() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/plans"))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("plan-validate-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// `plan validate` on blocks probBLOCKS-4-0 with the given plan files.
+fn validate(plan_files: &[PathBuf], extra: &[&str]) -> assert_cmd::assert::Assert {
+    let blocks = shared().join("blocks");
+    Command::cargo_bin("plan")
+        .expect("plan binary")
+        .arg("validate")
+        .args(extra)
+        .arg(blocks.join("domain.pddl"))
+        .arg(blocks.join("probBLOCKS-4-0.pddl"))
+        .args(plan_files)
+        .assert()
+}
+
+fn stdout(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+fn stderr(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write scratch file");
+    path
+}
+
+const BAD_PLAN: &str = "(pick-up b)\n(stack b a)\n(pick-up d)\n(stack c b)\n";
+
+#[test]
+fn valid_plan_exits_0() {
+    if !shared().exists() {
+        eprintln!("skipping: shared benchmarks not found");
+        return;
+    }
+    let assert = validate(&[plans().join("blocks/probBLOCKS-4-0.plan")], &[]).code(0);
+    let out = stdout(&assert);
+    assert!(
+        out.contains("Plan valid") && out.contains("Steps: 6"),
+        "{out}"
+    );
+}
+
+#[test]
+fn invalid_plan_exits_1_with_step_condition_and_advice() {
+    if !shared().exists() {
+        return;
+    }
+    let dir = scratch("invalid");
+    let assert = validate(&[write(&dir, "bad.plan", BAD_PLAN)], &[]).code(1);
+    let out = stdout(&assert);
+    assert!(
+        out.contains("Failed at step 4 (line 4): (stack c b)"),
+        "{out}"
+    );
+    assert!(out.contains("(holding c) is false"), "{out}");
+    assert!(
+        out.contains("Advice: make (holding c) true before step 4"),
+        "{out}"
+    );
+}
+
+#[test]
+fn verbose_lists_changes() {
+    if !shared().exists() {
+        return;
+    }
+    let assert = validate(
+        &[plans().join("blocks/probBLOCKS-4-0.plan")],
+        &["--verbose"],
+    )
+    .code(0);
+    let out = stdout(&assert);
+    assert!(out.contains("Step 1: (pick-up b)\n  deleted (clear b)\n  deleted (handempty)\n  deleted (ontable b)\n  added   (holding b)"), "{out}");
+}
+
+#[test]
+fn malformed_or_missing_plan_exits_2_with_location() {
+    if !shared().exists() {
+        return;
+    }
+    let dir = scratch("malformed");
+    let broken = write(&dir, "broken.plan", "(pick-up b)\n(stack b a\n");
+    let assert = validate(std::slice::from_ref(&broken), &[]).code(2);
+    assert!(
+        stderr(&assert).contains("broken.plan:2:1"),
+        "{}",
+        stderr(&assert)
+    );
+    validate(&[dir.join("missing.plan")], &[]).code(2);
+    // Even next to a valid plan, an unusable one makes the status 2.
+    validate(&[plans().join("blocks/probBLOCKS-4-0.plan"), broken], &[]).code(2);
+}
+
+#[test]
+fn bad_domain_or_unsupported_feature_exits_2() {
+    let dir = scratch("unsupported");
+    let domain = write(
+        &dir,
+        "d.pddl",
+        "(define (domain d) (:predicates (p)) (:action a :parameters () :effect (p)))",
+    );
+    let problem = write(
+        &dir,
+        "p.pddl",
+        "(define (problem q) (:domain d) (:init) (:goal (p)) (:constraints (always (p))))",
+    );
+    let plan = write(&dir, "a.plan", "(a)\n");
+    let run = |domain: &PathBuf, problem: &PathBuf| {
+        Command::cargo_bin("plan")
+            .expect("plan binary")
+            .arg("validate")
+            .arg(domain)
+            .arg(problem)
+            .arg(&plan)
+            .assert()
+    };
+    let assert = run(&domain, &problem).code(2);
+    assert!(
+        stderr(&assert).contains("constraints"),
+        "{}",
+        stderr(&assert)
+    );
+    let broken = write(&dir, "broken.pddl", "(define (domain d) (:predicates (p)");
+    run(&broken, &problem).code(2);
+    let good = write(
+        &dir,
+        "good.pddl",
+        "(define (problem q) (:domain d) (:init) (:goal (p)))",
+    );
+    run(&domain, &good).code(0);
+}
+
+#[test]
+fn several_plans_json_and_junit() {
+    if !shared().exists() {
+        return;
+    }
+    let dir = scratch("junit");
+    let junit = dir.join("report.xml");
+    let files = [
+        plans().join("blocks/probBLOCKS-4-0.plan"),
+        write(&dir, "bad.plan", BAD_PLAN),
+    ];
+    let assert = validate(
+        &files,
+        &["--json", "--junit", junit.to_str().expect("utf-8 path")],
+    )
+    .code(1);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&assert)).expect("JSON output");
+    assert_eq!(json["summary"]["valid"], 1);
+    assert_eq!(json["summary"]["invalid"], 1);
+    assert_eq!(json["plans"][0]["valid"], true);
+    assert_eq!(json["plans"][0]["cost"], 6.0);
+    assert_eq!(json["plans"][1]["failure"]["step"], 4);
+    assert_eq!(json["plans"][1]["failure"]["kind"], "precondition-false");
+    assert_eq!(
+        json["plans"][1]["failure"]["advice"][0],
+        "make (holding c) true before step 4"
+    );
+    let xml = std::fs::read_to_string(&junit).expect("JUnit file written");
+    assert!(
+        xml.contains("<testsuite name=\"plan validate\" tests=\"2\" failures=\"1\" errors=\"0\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("name=\"") && xml.contains("bad.plan\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<failure message=\"the precondition of `stack` does not hold\""),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 2, "{xml}");
+}
