@@ -2,6 +2,7 @@
 
 use crate::exit;
 use crate::load::{CheckedTask, LoadError, load_task};
+use pddl_ground::task::CostModel;
 use pddl_ground::{GroundError, GroundOptions, Task};
 use pddl_search::{Plan, SearchObserver, SearchOptions, SearchResult};
 use std::path::Path;
@@ -103,14 +104,45 @@ pub fn solve_files(
 }
 
 /// The plan in the IPC format: one `(action arg ...)` per line, then
-/// `; cost = N (unit cost|general cost)`.
+/// `; cost = N (unit cost|general cost)`. N is the sum of operator costs,
+/// or the metric's value when the metric could not become operator costs.
 pub fn plan_text(task: &Task, plan: &Plan) -> String {
     let mut text = String::new();
     for &op in &plan.operators {
         text.push_str(&task.operators[op as usize].plan_line());
         text.push('\n');
     }
-    let kind = if task.has_general_costs() { "general cost" } else { "unit cost" };
-    text.push_str(&format!("; cost = {} ({kind})\n", plan.cost));
+    // The cost line states the metric's value where there is a metric (it
+    // differs from the operator costs by the metric's initial value, or
+    // entirely when the metric could not become operator costs):
+    // validators compare the two.
+    let general = task.has_general_costs() || matches!(task.cost_model, CostModel::NotOptimised { .. });
+    let kind = if general { "general cost" } else { "unit cost" };
+    match pddl_search::metric_value(task, plan) {
+        Some(value) if value.fract() == 0.0 && value.abs() < 1e15 => {
+            text.push_str(&format!("; cost = {} ({kind})\n", value as i64))
+        }
+        Some(value) => text.push_str(&format!("; cost = {value} ({kind})\n")),
+        None => text.push_str(&format!("; cost = {} ({kind})\n", plan.cost)),
+    }
     text
+}
+
+/// Re-checks a plan found for `task` with the independent validator, on
+/// the lifted model of `checked`.
+pub fn validate_plan(
+    checked: &CheckedTask,
+    task: &Task,
+    plan: &Plan,
+) -> Result<pddl_validate::Report, pddl_validate::SetupError> {
+    let validator = pddl_validate::Validator::new(&checked.domain, &checked.problem)?;
+    let steps = plan
+        .operators
+        .iter()
+        .map(|&op| {
+            let operator = &task.operators[op as usize];
+            pddl_validate::PlanStep::new(operator.name.as_str(), operator.args.iter().map(String::as_str))
+        })
+        .collect();
+    Ok(validator.validate(&pddl_validate::Plan::from_steps(steps)))
 }

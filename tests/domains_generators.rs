@@ -136,7 +136,12 @@ fn tsp_sizes_and_symmetric_integer_roads() {
     let f = checked_facts("tsp", &tsp::generate(9, 4).unwrap());
     let cities = f.objects_of("city");
     assert_eq!(cities.len(), 9);
-    assert_eq!(f.goal_of("visited").len(), 9);
+    assert_eq!(
+        f.goal_of("visited").len(),
+        8,
+        "all but home, visited from the start"
+    );
+    assert_eq!(f.init_of("home"), [["c1".to_owned()]]);
     let roads: Vec<_> = f
         .numbers
         .iter()
@@ -312,4 +317,33 @@ fn plan_generate_refuses_bad_sizes_with_an_input_error() {
     assert_eq!(output.status.code(), Some(planner::exit::INPUT_ERROR));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--n must be between 1 and"));
     assert!(output.stdout.is_empty());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Any seed and size within the limits gives a clean problem of that
+    /// size, the same one every time.
+    #[test]
+    fn any_seed_and_size_gives_a_clean_problem(
+        seed in proptest::prelude::any::<u64>(),
+        size in 1usize..=9,
+        moves in 0usize..=60,
+    ) {
+        let blocks = blocksworld::generate(size, seed % 2 == 0, seed).unwrap();
+        proptest::prop_assert_eq!(&blocks, &blocksworld::generate(size, seed % 2 == 0, seed).unwrap());
+        let domain = if seed % 2 == 0 { "blocksworld-costs" } else { "blocksworld" };
+        proptest::prop_assert_eq!(checked_facts(domain, &blocks).objects.len(), size);
+
+        let side = 2 + size % 3;
+        let f = checked_facts("sliding-tiles", &sliding_tiles::generate(side, moves, seed).unwrap());
+        proptest::prop_assert!(solvers::tiles_solvable(side, &board_of(side, &f)));
+
+        let f = checked_facts("tsp", &tsp::generate(size + 1, seed).unwrap());
+        proptest::prop_assert_eq!(f.objects_of("city").len(), size + 1);
+
+        let f = checked_facts("briefcase", &briefcase::generate(size, size - 1, seed).unwrap());
+        proptest::prop_assert_eq!(f.objects_of("location").len(), size);
+        proptest::prop_assert_eq!(f.objects_of("portable").len(), size - 1);
+    }
 }

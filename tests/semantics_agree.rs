@@ -35,16 +35,27 @@ fn root() -> PathBuf {
 
 /// Checks one task; returns the number of steps compared.
 fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
-    let checked = load_task(domain, problem).unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
-    let task = match planner::ground::ground(&checked.domain, &checked.problem, &GroundOptions::default()) {
-        Ok(task) => task,
-        Err(e) => panic!("{}: grounding failed: {e}", problem.display()),
-    };
+    let checked =
+        load_task(domain, problem).unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+    let task =
+        match planner::ground::ground(&checked.domain, &checked.problem, &GroundOptions::default())
+        {
+            Ok(task) => task,
+            Err(e) => panic!("{}: grounding failed: {e}", problem.display()),
+        };
     let initial = LiftedState::initial(&checked.domain, &checked.problem)
         .unwrap_or_else(|e| panic!("{}: {e:?}", problem.display()));
-    let ground_atoms: BTreeSet<Atom> = task.facts.iter().map(|a| (a.predicate.clone(), a.args.clone())).collect();
+    let ground_atoms: BTreeSet<Atom> = task
+        .facts
+        .iter()
+        .map(|a| (a.predicate.clone(), a.args.clone()))
+        .collect();
     let compiled_away = |state: &LiftedState| -> BTreeSet<Atom> {
-        state.atoms().into_iter().filter(|a| !ground_atoms.contains(a)).collect()
+        state
+            .atoms()
+            .into_iter()
+            .filter(|a| !ground_atoms.contains(a))
+            .collect()
     };
     let static_atoms = compiled_away(&initial);
     let objects = object_names(&checked);
@@ -63,7 +74,12 @@ fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
             for &op in &applicable {
                 let o = &task.operators[op as usize];
                 if let Err(f) = lifted.apply(&o.name, &o.args) {
-                    panic!("{}: ground says {} is applicable, lifted says {}", context(), o.plan_line(), f.message);
+                    panic!(
+                        "{}: ground says {} is applicable, lifted says {}",
+                        context(),
+                        o.plan_line(),
+                        f.message
+                    );
                 }
             }
             let applicable_set: BTreeSet<u32> = applicable.iter().copied().collect();
@@ -80,7 +96,14 @@ fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
                     o.plan_line()
                 );
             }
-            check_lifted_complete(&checked, &task, &objects, &lifted, &applicable_set, &context);
+            check_lifted_complete(
+                &checked,
+                &task,
+                &objects,
+                &lifted,
+                &applicable_set,
+                &context,
+            );
             // Pick a step whose effects are defined in the ground task.
             let mut next = Vec::new();
             let mut chosen = None;
@@ -111,7 +134,12 @@ fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
 }
 
 fn object_names(checked: &planner::load::CheckedTask) -> Vec<String> {
-    let mut names: BTreeSet<String> = checked.problem.objects.iter().map(|o| o.name.text.clone()).collect();
+    let mut names: BTreeSet<String> = checked
+        .problem
+        .objects
+        .iter()
+        .map(|o| o.name.text.clone())
+        .collect();
     names.extend(checked.domain.constants.iter().map(|c| c.name.text.clone()));
     names.into_iter().collect()
 }
@@ -135,7 +163,10 @@ fn check_lifted_complete(
     if total > MAX_LIFTED_TUPLES {
         return;
     }
-    let ground_lines: BTreeSet<String> = applicable.iter().map(|&op| task.operators[op as usize].plan_line()).collect();
+    let ground_lines: BTreeSet<String> = applicable
+        .iter()
+        .map(|&op| task.operators[op as usize].plan_line())
+        .collect();
     for action in &checked.domain.actions {
         let arity = action.parameters.len();
         let mut tuple = vec![0usize; arity];
@@ -148,7 +179,11 @@ fn check_lifted_complete(
                     line.push_str(a);
                 }
                 line.push(')');
-                assert!(ground_lines.contains(&line), "{}: lifted {line} is applicable, the ground task lacks it", context());
+                assert!(
+                    ground_lines.contains(&line),
+                    "{}: lifted {line} is applicable, the ground task lacks it",
+                    context()
+                );
             }
             // Next tuple, odometer style.
             let mut i = arity;
@@ -170,7 +205,14 @@ fn check_lifted_complete(
     }
 }
 
-fn compare_states(task: &Task, space: &mut StateSpace<'_>, ground: &[u64], lifted: &LiftedState, trace: &[String], problem: &Path) {
+fn compare_states(
+    task: &Task,
+    space: &mut StateSpace<'_>,
+    ground: &[u64],
+    lifted: &LiftedState,
+    trace: &[String],
+    problem: &Path,
+) {
     let mut fluents = Vec::new();
     let view = space.view(ground, &mut fluents);
     let lifted_atoms: BTreeSet<Atom> = lifted.atoms().into_iter().collect();
@@ -187,7 +229,9 @@ fn compare_states(task: &Task, space: &mut StateSpace<'_>, ground: &[u64], lifte
     let lifted_fluents: BTreeMap<Atom, f64> = lifted.fluents().into_iter().collect();
     for (id, atom) in task.fluents.iter().enumerate() {
         let ground_value = fluents[id];
-        let lifted_value = lifted_fluents.get(&(atom.predicate.clone(), atom.args.clone())).copied();
+        let lifted_value = lifted_fluents
+            .get(&(atom.predicate.clone(), atom.args.clone()))
+            .copied();
         match lifted_value {
             Some(v) => assert!(
                 (v - ground_value).abs() <= 1e-9 * v.abs().max(1.0),
@@ -195,7 +239,11 @@ fn compare_states(task: &Task, space: &mut StateSpace<'_>, ground: &[u64], lifte
                 problem.display(),
                 trace
             ),
-            None => assert!(ground_value.is_nan(), "{}: fluent {atom} undefined in lifted state only", problem.display()),
+            None => assert!(
+                ground_value.is_nan(),
+                "{}: fluent {atom} undefined in lifted state only",
+                problem.display()
+            ),
         }
     }
 }
@@ -204,11 +252,17 @@ fn compare_states(task: &Task, space: &mut StateSpace<'_>, ground: &[u64], lifte
 fn shipped_tasks() -> Vec<(PathBuf, PathBuf)> {
     let mut tasks = Vec::new();
     let domains = root().join("domains");
-    let mut names: Vec<_> = std::fs::read_dir(&domains).expect("domains/").flatten().map(|e| e.file_name()).collect();
+    let mut names: Vec<_> = std::fs::read_dir(&domains)
+        .expect("domains/")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
     names.sort();
     for name in names {
         let domain = domains.join(&name).join("domain.pddl");
-        let Ok(entries) = std::fs::read_dir(root().join("problems").join(&name)) else { continue };
+        let Ok(entries) = std::fs::read_dir(root().join("problems").join(&name)) else {
+            continue;
+        };
         let mut problems: Vec<PathBuf> = entries
             .flatten()
             .map(|e| e.path())
@@ -225,7 +279,11 @@ fn shipped_tasks() -> Vec<(PathBuf, PathBuf)> {
 #[test]
 fn shipped_domains_agree() {
     let tasks = shipped_tasks();
-    assert!(tasks.len() >= 10, "expected the shipped domains, found {}", tasks.len());
+    assert!(
+        tasks.len() >= 10,
+        "expected the shipped domains, found {}",
+        tasks.len()
+    );
     for (i, (domain, problem)) in tasks.iter().enumerate() {
         let steps = check_task(domain, problem, 1 + i as u64);
         assert!(steps > 0, "{}: no step compared", problem.display());
@@ -244,11 +302,17 @@ fn shared_benchmarks_agree() {
     let mut compared = 0;
     for line in list.lines().skip(1) {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [_, domain, problem] = fields[..] else { continue };
+        let [_, domain, problem] = fields[..] else {
+            continue;
+        };
         if !seen.insert(domain.to_string()) {
             continue;
         }
-        compared += check_task(&shared.join(domain), &shared.join(problem), seen.len() as u64);
+        compared += check_task(
+            &shared.join(domain),
+            &shared.join(problem),
+            seen.len() as u64,
+        );
     }
     assert!(compared > 100, "only {compared} steps compared");
 }

@@ -183,6 +183,7 @@ fn hand_written_plans_and_certain_mutations() {
         let mut wrong_cost = plan.clone();
         wrong_cost.claimed_cost = Some(planner::validate::ClaimedCost {
             value: report.cost().expect("cost") + 1.0,
+            unit: false,
             span: Default::default(),
         });
         let report = validator.validate(&wrong_cost);

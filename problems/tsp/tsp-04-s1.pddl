@@ -7,7 +7,9 @@
     c1 c2 c3 c4 - city)
   (:init
     (= (total-cost) 0)
+    (home c1)
     (at c1)
+    (visited c1)
     (= (road-length c1 c2) 51)
     (= (road-length c1 c3) 13)
     (= (road-length c1 c4) 39)
@@ -22,7 +24,6 @@
     (= (road-length c4 c3) 51))
   (:goal (and
     (at c1)
-    (visited c1)
     (visited c2)
     (visited c3)
     (visited c4)))

@@ -7,7 +7,9 @@
     c1 c2 c3 c4 c5 c6 - city)
   (:init
     (= (total-cost) 0)
+    (home c1)
     (at c1)
+    (visited c1)
     (= (road-length c1 c2) 51)
     (= (road-length c1 c3) 13)
     (= (road-length c1 c4) 39)
@@ -40,7 +42,6 @@
     (= (road-length c6 c5) 22))
   (:goal (and
     (at c1)
-    (visited c1)
     (visited c2)
     (visited c3)
     (visited c4)

@@ -8,7 +8,9 @@
     c01 c02 c03 c04 c05 c06 c07 c08 c09 c10 c11 c12 - city)
   (:init
     (= (total-cost) 0)
+    (home c01)
     (at c01)
+    (visited c01)
     (= (road-length c01 c02) 51)
     (= (road-length c01 c03) 13)
     (= (road-length c01 c04) 39)
@@ -143,7 +145,6 @@
     (= (road-length c12 c11) 44))
   (:goal (and
     (at c01)
-    (visited c01)
     (visited c02)
     (visited c03)
     (visited c04)

@@ -12,7 +12,9 @@
     c25 c26 c27 c28 c29 c30 - city)
   (:init
     (= (total-cost) 0)
+    (home c01)
     (at c01)
+    (visited c01)
     (= (road-length c01 c02) 51)
     (= (road-length c01 c03) 13)
     (= (road-length c01 c04) 39)
@@ -885,7 +887,6 @@
     (= (road-length c30 c29) 81))
   (:goal (and
     (at c01)
-    (visited c01)
     (visited c02)
     (visited c03)
     (visited c04)

@@ -64,7 +64,9 @@ pub fn generate(cities: usize, seed: u64) -> Result<String, GenerateError> {
     let mut text = ProblemText::new(&problem_name(cities, seed), "tsp", &comments);
     text.objects(names.clone(), "city");
     text.minimize_total_cost();
+    text.init(format!("(home {})", names[0]));
     text.init(format!("(at {})", names[0]));
+    text.init(format!("(visited {})", names[0]));
     for (from, from_point) in names.iter().zip(&points) {
         for (to, to_point) in names.iter().zip(&points) {
             if from != to {
@@ -76,7 +78,7 @@ pub fn generate(cities: usize, seed: u64) -> Result<String, GenerateError> {
         }
     }
     text.goal(format!("(at {})", names[0]));
-    for name in &names {
+    for name in &names[1..] {
         text.goal(format!("(visited {name})"));
     }
     Ok(text.render())

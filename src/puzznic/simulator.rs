@@ -482,3 +482,106 @@ pub fn replay(start: &Board, moves: &[Move], physics: bool) -> Result<Vec<Frame>
     }
     Ok(frames)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzznic::level::parse_level;
+    use pddl_syntax::SourceFile;
+
+    fn board(text: &str) -> Board {
+        parse_level(&SourceFile::new("t", text))
+            .expect("valid")
+            .board
+    }
+
+    /// A board straight from text, without the level checks (single
+    /// tiles allowed), kinds numbered in order of first appearance.
+    fn raw_board(text: &str) -> Board {
+        let mut kinds = Vec::new();
+        let rows = text
+            .lines()
+            .map(|line| {
+                line.chars()
+                    .map(|c| match c {
+                        '#' => Cell::Wall,
+                        '.' => Cell::Empty,
+                        ' ' => Cell::Outside,
+                        c => {
+                            if !kinds.contains(&c) {
+                                kinds.push(c);
+                            }
+                            Cell::Tile(kinds.iter().position(|&k| k == c).unwrap_or(0) as u8)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Board::from_rows(rows, kinds)
+    }
+
+    #[test]
+    fn gravity_moves_every_unsupported_tile_one_cell_at_once() {
+        // Column 2: a, b stacked, a gap, then c above the floor gap.
+        let mut b = raw_board("###\n#a#\n#b#\n#.#\n#c#\n#.#\n###\n#c#\n###\n");
+        let frames: Vec<String> = Physics::new(b.clone()).map(|(_, f)| f.to_text()).collect();
+        assert_eq!(
+            frames,
+            [
+                "###\n#a#\n#.#\n#b#\n#.#\n#c#\n###\n#c#\n###\n",
+                "###\n#.#\n#a#\n#.#\n#b#\n#c#\n###\n#c#\n###\n",
+                "###\n#.#\n#.#\n#a#\n#b#\n#c#\n###\n#c#\n###\n",
+            ]
+        );
+        b.settle();
+        assert_eq!(b.to_text(), frames[2]);
+        assert!(b.is_still());
+    }
+
+    #[test]
+    fn groups_vanish_together_and_chains_follow() {
+        // The push makes a triple of a and, once it is gone, b falls onto b.
+        let start = board("######\n#b.a.#\n#a.#.#\n#ba###\n######\n");
+        let mv = Move {
+            from: Position { row: 1, col: 3 },
+            direction: Direction::Left,
+        };
+        let steps: Vec<PhysicsStep> = Physics::new(start.pushed(mv).expect("legal"))
+            .map(|(s, _)| s)
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                PhysicsStep::Gravity,
+                PhysicsStep::Vanish(3),
+                PhysicsStep::Gravity,
+                PhysicsStep::Vanish(2)
+            ]
+        );
+        assert!(start.play(mv).expect("legal").is_cleared());
+        assert_eq!(
+            start.pushed(Move {
+                from: Position { row: 2, col: 1 },
+                direction: Direction::Left
+            }),
+            Err(MoveError::Blocked {
+                from: Position { row: 2, col: 1 },
+                direction: Direction::Left
+            })
+        );
+    }
+
+    #[test]
+    fn bfs_proves_unsolvable_and_respects_its_budget() {
+        // Every push pairs two of the three tiles and strands the third.
+        let three_in_a_row = board("#######\n#a.a.a#\n#######\n");
+        assert_eq!(solve_bfs(&three_in_a_row, 1000).0, BfsOutcome::Unsolvable);
+        let level = board("#########\n#a.....a#\n#########\n");
+        let (outcome, _) = solve_bfs(&level, 2);
+        assert_eq!(outcome, BfsOutcome::LimitReached { at_least: 1 });
+        let BfsOutcome::Solved(moves) = solve_bfs(&level, 1000).0 else {
+            panic!("solvable")
+        };
+        assert_eq!(moves.len(), 5);
+    }
+}

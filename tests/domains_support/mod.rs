@@ -313,7 +313,7 @@ pub fn independent_optimum(domain: &str, facts: &Facts) -> Option<u64> {
         }
         "tsp" => {
             let cities = facts.objects_of("city");
-            let home = &facts.init_of("at")[0][0];
+            let home = &facts.init_of("home")[0][0];
             // Put the home city first, as the solvers expect.
             let mut order: Vec<&String> = vec![home];
             order.extend(cities.iter().filter(|c| *c != home));

@@ -649,3 +649,47 @@ fn unchanged_fluents_are_folded() {
     assert_eq!(task.goal.numeric.len(), 1);
     assert!(!task.goal.numeric[0].holds(&[10.0]));
 }
+
+/// Deep nesting (as deep as the parser accepts) grounds without running
+/// out of stack in a 2 MB test thread, and a quantifier nest that would
+/// expand to 2^400 conditions is refused instead of expanded.
+#[test]
+fn deep_nesting_is_safe() {
+    let depth = 400;
+    let nested =
+        |open: &str, inner: &str| format!("{}{inner}{}", open.repeat(depth), ")".repeat(depth));
+    let domain = format!(
+        "(define (domain deep) (:requirements :adl)
+          (:predicates (p ?x) (q))
+          (:action a :parameters (?x) :precondition {} :effect (q))
+          (:action b :parameters () :precondition {} :effect (q)))",
+        nested("(not ", "(p ?x)"),
+        nested("(and ", "(q)")
+    );
+    let problem = "(define (problem d) (:domain deep) (:objects o1 o2) (:init (p o1)) (:goal (q)))";
+    // Within the parser's nesting limit (512).
+    let parsed = pddl_syntax::parse_domain(&domain).expect("parses");
+    let problem = pddl_syntax::parse_problem(problem).expect("parses");
+    let task = ground(&parsed, &problem, &GroundOptions::default()).expect("grounds");
+    // 400 negations: (p ?x) itself; (p o1) is initially true and never
+    // changes, (p o2) never holds: one operator `a o1`; `b` needs (q).
+    assert_eq!(op_names(&task), ["(a o1)", "(b)"]);
+
+    // The body `(q)` is a fluent fact: nothing short-circuits the expansion.
+    let mut body = String::from("(q)");
+    for i in 0..depth {
+        body = format!("(forall (?v{i}) {body})");
+    }
+    let domain = format!(
+        "(define (domain wide) (:requirements :adl)
+          (:predicates (p ?x) (q))
+          (:action c :parameters () :precondition {body} :effect (q)))"
+    );
+    let parsed = pddl_syntax::parse_domain(&domain).expect("parses");
+    match ground(&parsed, &problem, &GroundOptions::default()) {
+        Err(GroundError::Unsupported { diagnostic, .. }) => {
+            assert!(diagnostic.message.contains("expands to more than"))
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}

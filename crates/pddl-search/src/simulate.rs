@@ -109,3 +109,55 @@ pub fn metric_value(task: &Task, plan: &Plan) -> Option<f64> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::TaskBuilder;
+    use pddl_ground::task::{AssignOp, GroundMetric, NumExpr};
+
+    #[test]
+    fn metric_values() {
+        let mut b = TaskBuilder::new(2);
+        let fuel = b.fluent(10.0);
+        let a = b.op_cost("a", &[0], &[1], &[], 3);
+        b.num_effect(a, fuel, AssignOp::Decrease, 4.0);
+        let mut t = b.build(&[0], &[1]);
+        let plan = Plan {
+            operators: vec![a],
+            cost: 3,
+        };
+        assert_eq!(metric_value(&t, &plan), None, "no metric");
+        t.metric = Some(GroundMetric {
+            minimize: true,
+            expr: NumExpr::Const(0.0),
+        });
+        t.cost_model = CostModel::FromMetric {
+            fluents: vec!["total-cost".into()],
+            offset: 2.0,
+        };
+        assert_eq!(metric_value(&t, &plan), Some(5.0), "offset + cost");
+        t.metric = Some(GroundMetric {
+            minimize: false,
+            expr: NumExpr::Fluent(fuel),
+        });
+        t.cost_model = CostModel::NotOptimised {
+            reason: "maximised".into(),
+        };
+        assert_eq!(metric_value(&t, &plan), Some(6.0), "fuel left at the end");
+        let twice = Plan {
+            operators: vec![a, a],
+            cost: 6,
+        };
+        assert_eq!(metric_value(&t, &twice), Some(2.0));
+        let bad = Plan {
+            operators: vec![7],
+            cost: 0,
+        };
+        assert_eq!(metric_value(&t, &bad), None, "no operator 7");
+        assert_eq!(
+            simulate(&t, &[7]),
+            Err(SimulationError::UnknownOperator { step: 0, op: 7 })
+        );
+    }
+}

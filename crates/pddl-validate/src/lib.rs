@@ -50,8 +50,12 @@ use pddl_syntax::ast::{Domain, Problem};
 use state::{ApplyError, Changes, Delta, EvalError, Evaluator, State};
 use std::sync::Arc;
 
-/// Relative tolerance when comparing a claimed cost with the computed one.
-const COST_TOLERANCE: f64 = 1e-6;
+/// Largest difference between a claimed and the computed cost that is
+/// still a match: absolute for small costs, relative for large ones (so
+/// that a cost of 2 000 000 claimed as 2 000 001 is a mismatch).
+fn cost_tolerance(actual: f64) -> f64 {
+    (1e-9 * actual.abs()).max(1e-6)
+}
 
 /// Validates plans for one domain and problem.
 #[derive(Clone, Debug)]
@@ -149,29 +153,36 @@ impl Validator {
                 }
             }
         }
-        if let (Some(claimed), Some(actual)) = (report.claimed_cost, report.cost())
-            && (claimed - actual).abs() > COST_TOLERANCE * actual.abs().max(1.0)
-        {
-            let source = if model.metric.is_some() {
-                "the metric"
-            } else {
-                "the number of steps (no metric: unit cost)"
-            };
-            report.failure = Some(Failure {
-                at: None,
-                kind: FailureKind::CostMismatch,
-                message: format!(
-                    "the plan claims cost {}, but its cost is {} ({source})",
-                    render::format_number(claimed),
-                    render::format_number(actual)
+        if let Some(claim) = plan.claimed_cost {
+            // A `(unit cost)` claim counts steps whatever the metric.
+            let (actual, source) = match (claim.unit, report.metric) {
+                (false, Some(metric)) => (metric.value, "the value of the metric"),
+                (true, _) => (
+                    steps as f64,
+                    "the number of steps, as the comment says `unit cost`",
                 ),
-                details: Vec::new(),
-                advice: vec![format!(
-                    "correct the `; cost = ` comment to {}",
-                    render::format_number(actual)
-                )],
-            });
-            return report;
+                (false, None) => (
+                    steps as f64,
+                    "the number of steps: the problem has no metric",
+                ),
+            };
+            if (claim.value - actual).abs() > cost_tolerance(actual) {
+                report.failure = Some(Failure {
+                    at: None,
+                    kind: FailureKind::CostMismatch,
+                    message: format!(
+                        "the plan claims cost {}, but its cost is {} ({source})",
+                        render::format_number(claim.value),
+                        render::format_number(actual)
+                    ),
+                    details: Vec::new(),
+                    advice: vec![format!(
+                        "correct the `; cost = ` comment to {}",
+                        render::format_number(actual)
+                    )],
+                });
+                return report;
+            }
         }
         report.verdict = Verdict::Valid;
         report

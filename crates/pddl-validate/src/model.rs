@@ -44,6 +44,18 @@ pub struct SetupError {
     pub unsupported: bool,
 }
 
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let file = match self.file {
+            InputFile::Domain => "domain",
+            InputFile::Problem => "problem",
+        };
+        write!(f, "{file}: {}", self.diagnostic.message)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
 impl SetupError {
     fn error(file: InputFile, message: impl Into<String>, span: Span) -> SetupError {
         SetupError {
@@ -183,7 +195,7 @@ pub(crate) struct ClosedCond {
 pub(crate) struct Model {
     pub objects: Vec<String>,
     pub object_ids: HashMap<String, ObjId>,
-    /// `type_closure[o]`: every type object `o` belongs to (ancestors included).
+    /// `object_types[o]`: every type object `o` belongs to (ancestors included).
     pub object_types: Vec<HashSet<TypeId>>,
     /// Declared type names of each object, for messages.
     pub object_type_text: Vec<String>,

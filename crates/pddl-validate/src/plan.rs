@@ -58,6 +58,9 @@ impl fmt::Display for PlanStep {
 pub struct ClaimedCost {
     /// The claimed value.
     pub value: f64,
+    /// Whether the comment says the cost counts steps (`(unit cost)`, as
+    /// Fast Downward and `plan solve` write), rather than the metric.
+    pub unit: bool,
     /// Where the comment is.
     pub span: Span,
 }
@@ -99,6 +102,7 @@ pub fn parse_plan(text: &str) -> Result<Plan, Vec<Diagnostic>> {
         {
             plan.claimed_cost = Some(ClaimedCost {
                 value,
+                unit: comment.to_ascii_lowercase().contains("unit cost"),
                 span: Span::new(at, offset + raw_line.trim_end().len()),
             });
         }
@@ -165,7 +169,12 @@ impl<'t> LineScanner<'t> {
     /// An error spanning the next token (or one character at the end).
     fn error_here(&self, message: &str, label: &str) -> Diagnostic {
         let rest = &self.text[self.pos..];
-        let len = rest.find(char::is_whitespace).unwrap_or(rest.len()).max(1);
+        // At least one character, unless the line has ended.
+        let first = rest.chars().next().map_or(0, char::len_utf8);
+        let len = rest
+            .find(char::is_whitespace)
+            .unwrap_or(rest.len())
+            .max(first);
         Diagnostic::error(message, self.span(self.pos, self.pos + len)).with_label(label)
     }
 }
@@ -333,7 +342,10 @@ mod tests {
         );
         assert_eq!(plan.steps[1].to_string(), "(pick-up c)");
         assert_eq!(plan.steps[1].line, 4);
-        assert_eq!(plan.claimed_cost.map(|c| c.value), Some(2.0));
+        assert_eq!(
+            plan.claimed_cost.map(|c| (c.value, c.unit)),
+            Some((2.0, true))
+        );
     }
 
     #[test]

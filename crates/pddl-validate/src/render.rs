@@ -145,10 +145,14 @@ pub(crate) fn vars_text(vars: &[QVar]) -> String {
         .join(" ")
 }
 
-/// A number without a trailing `.0` when it is whole.
+/// A number for people: whole numbers without `.0`, others with at most
+/// six decimals (so float noise such as `109.87599999999999` reads `109.876`).
 pub fn format_number(n: f64) -> String {
     if n == n.trunc() && n.abs() < 1e15 {
         format!("{}", n as i64)
+    } else if n.abs() < 1e15 {
+        let text = format!("{n:.6}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         format!("{n}")
     }

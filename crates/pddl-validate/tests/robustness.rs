@@ -25,7 +25,7 @@ fn step() -> impl Strategy<Value = PlanStep> {
 
 proptest! {
     #[test]
-    fn plan_reader_never_panics_and_spans_stay_in_the_text(text in "[ -~\\n;:\\[\\]().?0-9]{0,200}") {
+    fn plan_reader_never_panics_and_spans_stay_in_the_text(text in "\\PC{0,100}|[ -~\\n;:\\[\\]().?0-9]{0,200}") {
         match parse_plan(&text) {
             Ok(plan) => {
                 for step in plan.steps {

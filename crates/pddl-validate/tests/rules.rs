@@ -228,6 +228,13 @@ fn metric_value_and_claimed_cost() {
     assert_eq!(report.metric.map(|m| m.value), Some(8.0));
     let report = run(domain, problem, "(a)\n(a)\n; cost = 2");
     assert_fails(&report, FailureKind::CostMismatch, None);
+    // A claim marked `(unit cost)` counts steps, whatever the metric.
+    assert_valid(&run(domain, problem, "(a)\n(a)\n; cost = 2 (unit cost)"));
+    assert_fails(
+        &run(domain, problem, "(a)\n(a)\n; cost = 8 (unit cost)"),
+        FailureKind::CostMismatch,
+        None,
+    );
     // Without a metric the cost is the number of steps.
     let problem = "(define (problem c2) (:domain c) (:init (= (total-cost) 0)) (:goal (p)))";
     assert_valid(&run(domain, problem, "(a)\n(a)\n; cost = 2 (unit cost)"));

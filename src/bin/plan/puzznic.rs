@@ -181,7 +181,7 @@ fn solve(
                     moves.len(),
                     stats.states
                 );
-                print_moves(&level, &moves);
+                print_moves(&moves);
                 exit::SUCCESS
             }
             BfsOutcome::Unsolvable => {
@@ -248,7 +248,7 @@ fn solve(
         plan.moves.len(),
         plan.plan_lines.len()
     );
-    print_moves(&level, &plan.moves);
+    print_moves(&plan.moves);
     for line in &plan.plan_lines {
         println!("{line}");
     }
@@ -258,8 +258,7 @@ fn solve(
 
 /// Prints the moves readably, as comments, so that the whole output stays
 /// a plan file `plan puzznic show` reads.
-fn print_moves(level: &Level, moves: &[puzznic::Move]) {
-    let _ = level;
+fn print_moves(moves: &[puzznic::Move]) {
     for (i, mv) in moves.iter().enumerate() {
         println!("; move {}: {mv}", i + 1);
     }

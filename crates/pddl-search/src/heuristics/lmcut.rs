@@ -57,10 +57,18 @@ impl LmCut {
         let relaxed = RelaxedTask::new(task, cost_type);
         let props = relaxed.props();
         let ops = relaxed.ops.len();
-        let base_cost: Vec<Cost> = task.operators.iter().map(|o| cost_type.adjust(o.cost)).collect();
+        let base_cost: Vec<Cost> = task
+            .operators
+            .iter()
+            .map(|o| cost_type.adjust(o.cost))
+            .collect();
         let pieces = Adjacency::build(
             base_cost.len(),
-            relaxed.ops.iter().enumerate().filter_map(|(o, op)| op.origin.map(|x| (x, o as u32))),
+            relaxed
+                .ops
+                .iter()
+                .enumerate()
+                .filter_map(|(o, op)| op.origin.map(|x| (x, o as u32))),
         );
         LmCut {
             pieces,
@@ -85,7 +93,9 @@ impl LmCut {
 
     #[inline]
     fn cost(&self, o: u32) -> Cost {
-        self.relaxed.ops[o as usize].origin.map_or(0, |x| self.remaining[x as usize])
+        self.relaxed.ops[o as usize]
+            .origin
+            .map_or(0, |x| self.remaining[x as usize])
     }
 
     #[inline]
@@ -161,7 +171,10 @@ impl LmCut {
             for i in 0..self.relaxed.precondition_of.get(p).len() {
                 let o = self.relaxed.precondition_of.get(p)[i];
                 let oi = o as usize;
-                if self.unsatisfied[oi] != 0 || self.supporter[oi] != p || self.supporter_cost[oi] <= c {
+                if self.unsatisfied[oi] != 0
+                    || self.supporter[oi] != p
+                    || self.supporter_cost[oi] <= c
+                {
                     continue;
                 }
                 // The supporter got cheaper: the costliest precondition may change.

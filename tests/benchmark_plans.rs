@@ -1,0 +1,170 @@
+//! Plans found on the shared benchmarks are accepted by the independent
+//! validator, and optimal configurations agree on the optimal cost.
+//!
+//! The quick tests take the first task of every domain; the `#[ignore]`d
+//! sweep (`cargo test --release --test benchmark_plans -- --ignored`)
+//! takes every task.
+
+use planner::search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions};
+use planner::solve::{Solution, solve_files, validate_plan};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn shared() -> Option<PathBuf> {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks"));
+    path.join("tasks.tsv").exists().then_some(path)
+}
+
+/// `(kind, domain, problem)` of the first `per_domain` tasks of every domain.
+fn tasks(per_domain: usize) -> Option<Vec<(String, PathBuf, PathBuf)>> {
+    let Some(root) = shared() else {
+        eprintln!("skipping: ../shared/benchmarks is absent");
+        return None;
+    };
+    let list = std::fs::read_to_string(root.join("tasks.tsv")).expect("tasks.tsv");
+    let mut counts = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for line in list.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [kind, domain, problem] = fields[..] else {
+            continue;
+        };
+        let seen = counts.entry(domain.to_string()).or_insert(0);
+        *seen += 1;
+        if *seen <= per_domain {
+            out.push((kind.to_string(), root.join(domain), root.join(problem)));
+        }
+    }
+    Some(out)
+}
+
+fn options(engine: Engine, heuristic: HeuristicKind, seconds: u64) -> SearchOptions {
+    SearchOptions {
+        engine,
+        heuristic,
+        weight: 2.0,
+        preferred_operators: matches!(engine, Engine::LazyGreedy | Engine::EagerGreedy),
+        time_limit: Some(Duration::from_secs(seconds)),
+        memory_limit_bytes: Some(2 << 30),
+        ..SearchOptions::satisficing_default()
+    }
+}
+
+fn solve(domain: &PathBuf, problem: &PathBuf, options: &SearchOptions) -> Solution {
+    solve_files(
+        domain,
+        problem,
+        options,
+        &AtomicBool::new(false),
+        &mut NoObserver,
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", problem.display()))
+}
+
+/// Solves with `options` and asserts the validator accepts the plan, with
+/// the same cost; returns the cost when solved.
+fn solve_and_validate(domain: &PathBuf, problem: &PathBuf, options: &SearchOptions) -> Option<u64> {
+    let solution = solve(domain, problem, options);
+    let plan = solution.result.plan.as_ref()?;
+    let report = validate_plan(&solution.checked, &solution.task, plan)
+        .unwrap_or_else(|e| panic!("{}: validator setup: {e:?}", problem.display()));
+    assert!(
+        report.is_valid(),
+        "{} ({:?}/{:?}): plan rejected:\n{}",
+        problem.display(),
+        options.engine,
+        options.heuristic,
+        report.to_text(false)
+    );
+    Some(plan.cost)
+}
+
+fn run_configurations(per_domain: usize, seconds: u64) {
+    let Some(tasks) = tasks(per_domain) else {
+        return;
+    };
+    let configurations = [
+        SearchOptions {
+            time_limit: Some(Duration::from_secs(seconds)),
+            ..SearchOptions::satisficing_default()
+        },
+        options(Engine::EagerGreedy, HeuristicKind::HAdd, seconds),
+        options(Engine::WeightedAStar, HeuristicKind::HFF, seconds),
+        options(Engine::AStar, HeuristicKind::LmCut, seconds),
+    ];
+    let mut solved = 0;
+    for (_, domain, problem) in &tasks {
+        for configuration in &configurations {
+            solved += usize::from(solve_and_validate(domain, problem, configuration).is_some());
+        }
+    }
+    assert!(
+        solved >= tasks.len() * 2,
+        "only {solved} of {} runs solved",
+        tasks.len() * configurations.len()
+    );
+}
+
+#[test]
+fn first_task_of_every_domain_validates() {
+    run_configurations(1, 5);
+}
+
+#[test]
+#[ignore = "minutes: every benchmark task, four configurations"]
+fn every_task_validates() {
+    run_configurations(usize::MAX, 30);
+}
+
+/// A* with LM-cut, A* with h_max and (on unit-cost tasks) breadth-first
+/// search prove the same optimal cost.
+#[test]
+fn optimal_configurations_agree() {
+    let Some(tasks) = tasks(2) else { return };
+    let mut compared = 0;
+    for (kind, domain, problem) in tasks.iter().filter(|(kind, ..)| kind != "numeric") {
+        let lmcut = solve(
+            domain,
+            problem,
+            &options(Engine::AStar, HeuristicKind::LmCut, 5),
+        );
+        let hmax = solve(
+            domain,
+            problem,
+            &options(Engine::AStar, HeuristicKind::HMax, 5),
+        );
+        let (Some(a), Some(b)) = (&lmcut.result.plan, &hmax.result.plan) else {
+            continue;
+        };
+        assert_eq!(
+            a.cost,
+            b.cost,
+            "{kind} {}: LM-cut vs h_max",
+            problem.display()
+        );
+        assert!(lmcut.result.proven_optimal && hmax.result.proven_optimal);
+        if !lmcut.task.has_general_costs() {
+            let bfs = solve(
+                domain,
+                problem,
+                &options(Engine::BreadthFirst, HeuristicKind::Blind, 5),
+            );
+            if let Some(c) = &bfs.result.plan {
+                assert_eq!(c.cost, a.cost, "{}: BFS vs A*", problem.display());
+            } else {
+                assert_ne!(
+                    bfs.result.outcome,
+                    Outcome::Unsolvable,
+                    "{}",
+                    problem.display()
+                );
+            }
+        }
+        compared += 1;
+    }
+    assert!(
+        compared >= 20,
+        "only {compared} tasks solved optimally by both"
+    );
+}
