@@ -37,7 +37,9 @@ const EIGHT_PUZZLE_DOMAIN: &str = "
 
 /// The 8-puzzle problem with `tiles[row][col]` (0 = blank), goal 1..8 then blank.
 fn eight_puzzle_problem(tiles: [[u32; 3]; 3]) -> String {
-    let mut init = String::from("(inc p1 p2) (inc p2 p3) (dec p2 p1) (dec p3 p2) (position p1) (position p2) (position p3)");
+    let mut init = String::from(
+        "(inc p1 p2) (inc p2 p3) (dec p2 p1) (dec p3 p2) (position p1) (position p2) (position p3)",
+    );
     for t in 1..=8 {
         init.push_str(&format!(" (tile t{t})"));
     }
@@ -83,7 +85,9 @@ const BLOCKS_DOMAIN: &str = "
 fn blocks_problem(n: usize, seed: u64) -> String {
     let mut rng = seed;
     let mut next = move || {
-        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (rng >> 33) as usize
     };
     let mut towers = |goal: bool| {
@@ -128,15 +132,30 @@ fn ground_text(domain: &str, problem: &str) -> Task {
 }
 
 fn bench_blind_astar(c: &mut Criterion) {
-    let task = ground_text(EIGHT_PUZZLE_DOMAIN, &eight_puzzle_problem([[8, 6, 7], [2, 5, 4], [3, 0, 1]]));
-    let options = SearchOptions { heuristic: HeuristicKind::Blind, ..SearchOptions::optimal_default() };
+    let task = ground_text(
+        EIGHT_PUZZLE_DOMAIN,
+        &eight_puzzle_problem([[8, 6, 7], [2, 5, 4], [3, 0, 1]]),
+    );
+    let options = SearchOptions {
+        heuristic: HeuristicKind::Blind,
+        ..SearchOptions::optimal_default()
+    };
     let probe = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
     assert_eq!(probe.plan.as_ref().map(|p| p.cost), Some(31));
     let mut group = c.benchmark_group("blind-astar-8puzzle");
-    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(5));
     group.throughput(Throughput::Elements(probe.statistics.expanded));
     group.bench_function("expansions", |b| {
-        b.iter(|| search(black_box(&task), &options, &AtomicBool::new(false), &mut NoObserver))
+        b.iter(|| {
+            search(
+                black_box(&task),
+                &options,
+                &AtomicBool::new(false),
+                &mut NoObserver,
+            )
+        })
     });
     group.finish();
 }
@@ -169,16 +188,28 @@ fn bench_hff_blocks(c: &mut Criterion) {
             let mut sum = 0u64;
             for s in &states {
                 preferred.clear();
-                sum += hff.evaluate(space.view(s, &mut fluents), Some(&mut preferred)).unwrap_or(0);
+                sum += hff
+                    .evaluate(space.view(s, &mut fluents), Some(&mut preferred))
+                    .unwrap_or(0);
             }
             sum
         })
     });
-    let options = SearchOptions { engine: Engine::LazyGreedy, ..SearchOptions::satisficing_default() };
+    let options = SearchOptions {
+        engine: Engine::LazyGreedy,
+        ..SearchOptions::satisficing_default()
+    };
     group.throughput(Throughput::Elements(1));
     group.sample_size(10);
     group.bench_function("lazy-greedy-solve", |b| {
-        b.iter(|| search(black_box(&task), &options, &AtomicBool::new(false), &mut NoObserver))
+        b.iter(|| {
+            search(
+                black_box(&task),
+                &options,
+                &AtomicBool::new(false),
+                &mut NoObserver,
+            )
+        })
     });
     group.finish();
 }

@@ -29,7 +29,10 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 /// Reads a text file, naming it by `path` in diagnostics.
 pub fn read_source(path: &Path) -> Result<SourceFile, InputError> {
     let shown = path.display().to_string();
-    let unreadable = |source| InputError::Unreadable { path: shown.clone(), source };
+    let unreadable = |source| InputError::Unreadable {
+        path: shown.clone(),
+        source,
+    };
     let len = std::fs::metadata(path).map_err(unreadable)?.len();
     if len > MAX_INPUT_BYTES {
         return Err(unreadable(std::io::Error::other(format!(
@@ -37,7 +40,9 @@ pub fn read_source(path: &Path) -> Result<SourceFile, InputError> {
         ))));
     }
     let bytes = std::fs::read(path).map_err(unreadable)?;
-    SourceFile::from_bytes(shown.clone(), bytes).map_err(|(file, diagnostic): (SourceFile, Diagnostic)| {
-        InputError::NotUtf8 { rendered: diagnostic.render(&file) }
-    })
+    SourceFile::from_bytes(shown.clone(), bytes).map_err(
+        |(file, diagnostic): (SourceFile, Diagnostic)| InputError::NotUtf8 {
+            rendered: diagnostic.render(&file),
+        },
+    )
 }

@@ -34,6 +34,13 @@ pub enum LoadError {
         /// All diagnostics, rendered.
         rendered: String,
     },
+    /// A file is valid PDDL but uses a feature this toolkit does not
+    /// support (durative actions, ...).
+    #[error("{rendered}")]
+    Unsupported {
+        /// All diagnostics, rendered.
+        rendered: String,
+    },
     /// A file parses but has semantic errors.
     #[error("{rendered}")]
     Semantic {
@@ -47,6 +54,7 @@ impl LoadError {
     pub fn exit_status(&self) -> i32 {
         match self {
             LoadError::Input(_) | LoadError::Syntax { .. } => exit::INPUT_ERROR,
+            LoadError::Unsupported { .. } => exit::UNSUPPORTED,
             LoadError::Semantic { .. } => exit::FOUND_ERRORS,
         }
     }
@@ -54,7 +62,26 @@ impl LoadError {
 
 /// Renders diagnostics against their file, one after another.
 pub fn render_all(diagnostics: &[Diagnostic], file: &SourceFile) -> String {
-    diagnostics.iter().map(|d| d.render(file)).collect::<Vec<_>>().join("\n")
+    diagnostics
+        .iter()
+        .map(|d| d.render(file))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The error for a file that did not parse: unsupported when every error
+/// is about an unsupported feature, a syntax error otherwise.
+fn parse_error(diagnostics: &[Diagnostic], source: &SourceFile) -> LoadError {
+    let rendered = render_all(diagnostics, source);
+    if diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .all(|d| d.unsupported)
+    {
+        LoadError::Unsupported { rendered }
+    } else {
+        LoadError::Syntax { rendered }
+    }
 }
 
 /// Reads and parses a domain file (no semantic checks).
@@ -62,7 +89,7 @@ pub fn parse_domain_file(path: &Path) -> Result<(SourceFile, Domain), LoadError>
     let source = read_source(path)?;
     match pddl_syntax::parse_domain(&source.text) {
         Ok(domain) => Ok((source, domain)),
-        Err(diagnostics) => Err(LoadError::Syntax { rendered: render_all(&diagnostics, &source) }),
+        Err(diagnostics) => Err(parse_error(&diagnostics, &source)),
     }
 }
 
@@ -71,7 +98,7 @@ pub fn parse_problem_file(path: &Path) -> Result<(SourceFile, Problem), LoadErro
     let source = read_source(path)?;
     match pddl_syntax::parse_problem(&source.text) {
         Ok(problem) => Ok((source, problem)),
-        Err(diagnostics) => Err(LoadError::Syntax { rendered: render_all(&diagnostics, &source) }),
+        Err(diagnostics) => Err(parse_error(&diagnostics, &source)),
     }
 }
 
@@ -81,11 +108,23 @@ pub fn load_task(domain_path: &Path, problem_path: &Path) -> Result<CheckedTask,
     let (problem_source, problem) = parse_problem_file(problem_path)?;
     let domain_diagnostics = check::check_domain(&domain);
     let problem_diagnostics = check::check_problem(&domain, &problem);
-    let has_errors = domain_diagnostics.iter().chain(&problem_diagnostics).any(Diagnostic::is_error);
-    let mut rendered: Vec<String> = domain_diagnostics.iter().map(|d| d.render(&domain_source)).collect();
-    rendered.extend(problem_diagnostics.iter().map(|d| d.render(&problem_source)));
+    let has_errors = domain_diagnostics
+        .iter()
+        .chain(&problem_diagnostics)
+        .any(Diagnostic::is_error);
+    let mut rendered: Vec<String> = domain_diagnostics
+        .iter()
+        .map(|d| d.render(&domain_source))
+        .collect();
+    rendered.extend(
+        problem_diagnostics
+            .iter()
+            .map(|d| d.render(&problem_source)),
+    );
     if has_errors {
-        return Err(LoadError::Semantic { rendered: rendered.join("\n") });
+        return Err(LoadError::Semantic {
+            rendered: rendered.join("\n"),
+        });
     }
     Ok(CheckedTask {
         domain_source,

@@ -21,8 +21,8 @@ pub enum SolveError {
     Ground {
         /// The error, rendered against its file where it has a span.
         rendered: String,
-        /// The grounder's error.
-        error: GroundError,
+        /// The grounder's error (boxed: it carries a whole diagnostic).
+        error: Box<GroundError>,
     },
 }
 
@@ -31,10 +31,12 @@ impl SolveError {
     pub fn exit_status(&self) -> i32 {
         match self {
             SolveError::Load(e) => e.exit_status(),
-            SolveError::Ground { error, .. } => match error {
+            SolveError::Ground { error, .. } => match **error {
                 GroundError::Unsupported { .. } => exit::UNSUPPORTED,
                 GroundError::Invalid { .. } => exit::FOUND_ERRORS,
-                GroundError::TooManyOperators { .. } | GroundError::TooManyFacts { .. } => exit::MEMORY_LIMIT,
+                GroundError::TooManyOperators { .. } | GroundError::TooManyFacts { .. } => {
+                    exit::MEMORY_LIMIT
+                }
             },
         }
     }
@@ -49,7 +51,10 @@ pub fn ground_checked(checked: &CheckedTask, options: &GroundOptions) -> Result<
             Some((diagnostic, false)) => diagnostic.render(&checked.domain_source),
             None => format!("error: {error}\n"),
         };
-        SolveError::Ground { rendered, error }
+        SolveError::Ground {
+            rendered,
+            error: Box::new(error),
+        }
     })
 }
 
@@ -92,14 +97,20 @@ pub fn solve_files(
     let task = ground_checked(&checked, &GroundOptions::default())?;
     let ground = start.elapsed() - parse;
     let mut options = options.clone();
-    options.time_limit = options.time_limit.map(|limit| limit.saturating_sub(start.elapsed()));
+    options.time_limit = options
+        .time_limit
+        .map(|limit| limit.saturating_sub(start.elapsed()));
     let result = pddl_search::search(&task, &options, cancel, observer);
     let search = start.elapsed() - parse - ground;
     Ok(Solution {
         checked,
         task,
         result,
-        times: PhaseTimes { parse, ground, search },
+        times: PhaseTimes {
+            parse,
+            ground,
+            search,
+        },
     })
 }
 
@@ -116,7 +127,8 @@ pub fn plan_text(task: &Task, plan: &Plan) -> String {
     // differs from the operator costs by the metric's initial value, or
     // entirely when the metric could not become operator costs):
     // validators compare the two.
-    let general = task.has_general_costs() || matches!(task.cost_model, CostModel::NotOptimised { .. });
+    let general =
+        task.has_general_costs() || matches!(task.cost_model, CostModel::NotOptimised { .. });
     let kind = if general { "general cost" } else { "unit cost" };
     match pddl_search::metric_value(task, plan) {
         Some(value) if value.fract() == 0.0 && value.abs() < 1e15 => {
@@ -141,7 +153,10 @@ pub fn validate_plan(
         .iter()
         .map(|&op| {
             let operator = &task.operators[op as usize];
-            pddl_validate::PlanStep::new(operator.name.as_str(), operator.args.iter().map(String::as_str))
+            pddl_validate::PlanStep::new(
+                operator.name.as_str(),
+                operator.args.iter().map(String::as_str),
+            )
         })
         .collect();
     Ok(validator.validate(&pddl_validate::Plan::from_steps(steps)))

@@ -7,9 +7,10 @@
 
 use planner::search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions};
 use planner::solve::{Solution, solve_files, validate_plan};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use std::time::Instant;
 
 fn shared() -> Option<PathBuf> {
     let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks"));
@@ -51,7 +52,7 @@ fn options(engine: Engine, heuristic: HeuristicKind, seconds: u64) -> SearchOpti
     }
 }
 
-fn solve(domain: &PathBuf, problem: &PathBuf, options: &SearchOptions) -> Solution {
+fn solve(domain: &Path, problem: &Path, options: &SearchOptions) -> Solution {
     solve_files(
         domain,
         problem,
@@ -64,8 +65,17 @@ fn solve(domain: &PathBuf, problem: &PathBuf, options: &SearchOptions) -> Soluti
 
 /// Solves with `options` and asserts the validator accepts the plan, with
 /// the same cost; returns the cost when solved.
-fn solve_and_validate(domain: &PathBuf, problem: &PathBuf, options: &SearchOptions) -> Option<u64> {
+fn solve_and_validate(domain: &Path, problem: &Path, options: &SearchOptions) -> Option<u64> {
+    let start = Instant::now();
     let solution = solve(domain, problem, options);
+    eprintln!(
+        "{:>8.3}s {:?}/{:?} {}: {:?}",
+        start.elapsed().as_secs_f64(),
+        options.engine,
+        options.heuristic,
+        problem.display(),
+        solution.result.outcome
+    );
     let plan = solution.result.plan.as_ref()?;
     let report = validate_plan(&solution.checked, &solution.task, plan)
         .unwrap_or_else(|e| panic!("{}: validator setup: {e:?}", problem.display()));

@@ -40,6 +40,9 @@ pub struct Diagnostic {
     pub label: Option<String>,
     /// Further explanations printed after the snippet.
     pub notes: Vec<String>,
+    /// Whether the input is well-formed PDDL that uses a feature this
+    /// toolkit does not support (as opposed to wrong input).
+    pub unsupported: bool,
 }
 
 impl Diagnostic {
@@ -51,6 +54,16 @@ impl Diagnostic {
             span,
             label: None,
             notes: Vec::new(),
+            unsupported: false,
+        }
+    }
+
+    /// An error saying that `what` is valid PDDL this toolkit does not
+    /// support; the message reads "unsupported: WHAT".
+    pub fn unsupported(what: impl std::fmt::Display, span: Span) -> Diagnostic {
+        Diagnostic {
+            unsupported: true,
+            ..Diagnostic::error(format!("unsupported: {what}"), span)
         }
     }
 
@@ -90,7 +103,8 @@ impl Diagnostic {
         // Underline at most to the end of the line the span starts on.
         let line_start = file.line_start(line);
         let start_in_line = self.span.start - line_start;
-        let end_in_line = (self.span.end.max(self.span.start + 1) - line_start).min(line_text.len());
+        let end_in_line =
+            (self.span.end.max(self.span.start + 1) - line_start).min(line_text.len());
         let before = line_text.get(..start_in_line).unwrap_or("");
         let under = line_text.get(start_in_line..end_in_line).unwrap_or("");
         let caret_pad: String = before
@@ -98,7 +112,9 @@ impl Diagnostic {
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         let carets = "^".repeat(under.chars().count().max(1));
-        out.push_str(&format!("{pad} |\n{gutter} | {line_text}\n{pad} | {caret_pad}{carets}"));
+        out.push_str(&format!(
+            "{pad} |\n{gutter} | {line_text}\n{pad} | {caret_pad}{carets}"
+        ));
         if let Some(label) = &self.label {
             out.push(' ');
             out.push_str(label);
@@ -131,7 +147,12 @@ impl SourceFile {
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> SourceFile {
         let text = text.into();
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         SourceFile {
             path: path.into(),
             text,
@@ -144,7 +165,10 @@ impl SourceFile {
     /// diagnostic can be rendered).
     // Called once per input file: the error's size does not matter.
     #[allow(clippy::result_large_err)]
-    pub fn from_bytes(path: impl Into<String>, bytes: Vec<u8>) -> Result<SourceFile, (SourceFile, Diagnostic)> {
+    pub fn from_bytes(
+        path: impl Into<String>,
+        bytes: Vec<u8>,
+    ) -> Result<SourceFile, (SourceFile, Diagnostic)> {
         match String::from_utf8(bytes) {
             Ok(text) => Ok(SourceFile::new(path, text)),
             Err(e) => {
@@ -164,7 +188,11 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset);
         let start = self.line_starts[line - 1];
-        let col = self.text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count())
+            + 1;
         (line, col)
     }
 
@@ -176,7 +204,10 @@ impl SourceFile {
     /// The text of 1-based `line`, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_start(line);
-        let end = self.line_starts.get(line).map_or(self.text.len(), |&e| e - 1);
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&e| e - 1);
         let text = self.text.get(start..end).unwrap_or("");
         text.strip_suffix('\r').unwrap_or(text)
     }

@@ -8,8 +8,8 @@ use planner::search::{
 };
 use planner::solve::{Solution, plan_text, solve_files};
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::AtomicBool;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
@@ -54,7 +54,9 @@ pub struct SolveArgs {
 
 pub fn run(args: SolveArgs) -> i32 {
     let (Some(domain), Some(problem)) = (&args.domain, &args.problem) else {
-        eprintln!("error: `plan` needs a DOMAIN and a PROBLEM file (or a subcommand; see `plan --help`)");
+        eprintln!(
+            "error: `plan` needs a DOMAIN and a PROBLEM file (or a subcommand; see `plan --help`)"
+        );
         return exit::INPUT_ERROR;
     };
     let options = match search_options(&args) {
@@ -140,7 +142,9 @@ fn search_options(args: &SolveArgs) -> Result<SearchOptions, String> {
     }
     if let Some(seconds) = args.time_limit {
         if !(seconds > 0.0 && seconds.is_finite()) {
-            return Err(format!("--time-limit must be a positive number of seconds, got {seconds}"));
+            return Err(format!(
+                "--time-limit must be a positive number of seconds, got {seconds}"
+            ));
         }
         options.time_limit = Some(Duration::from_secs_f64(seconds));
     }
@@ -199,8 +203,16 @@ fn print_summary(solution: &Solution, quiet: bool) {
         peak_memory_bytes().unwrap_or(stats.peak_memory_bytes) >> 20,
     );
     if let Some(plan) = &result.plan {
-        let optimal = if result.proven_optimal { ", optimal" } else { "" };
-        eprintln!("plan: {} steps, cost {}{optimal}", plan.operators.len(), plan.cost);
+        let optimal = if result.proven_optimal {
+            ", optimal"
+        } else {
+            ""
+        };
+        eprintln!(
+            "plan: {} steps, cost {}{optimal}",
+            plan.operators.len(),
+            plan.cost
+        );
         if let Some(value) = metric_value(&solution.task, plan) {
             eprintln!("metric value: {value}");
         }
@@ -277,7 +289,11 @@ impl SearchObserver for ProgressPrinter {
             (None, None) => String::new(),
         };
         let secs = p.elapsed.as_secs_f64();
-        let rate = if secs > 0.0 { p.expanded as f64 / secs } else { 0.0 };
+        let rate = if secs > 0.0 {
+            p.expanded as f64 / secs
+        } else {
+            0.0
+        };
         let line = format!(
             "[{secs:7.2}s] {bound:>10}  {} expanded, {} generated, {:.0} states/s, {} MiB",
             p.expanded,
@@ -300,6 +316,10 @@ impl SearchObserver for ProgressPrinter {
             return;
         }
         self.finish();
-        eprintln!("found a plan: {} steps, cost {}", plan.operators.len(), plan.cost);
+        eprintln!(
+            "found a plan: {} steps, cost {}",
+            plan.operators.len(),
+            plan.cost
+        );
     }
 }

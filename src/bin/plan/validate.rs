@@ -66,7 +66,9 @@ fn prepare(args: &ValidateArgs) -> Result<Validator, i32> {
     let task = load_task(&args.domain, &args.problem).map_err(|error| match error {
         LoadError::Input(InputError::NotUtf8 { rendered }) => fail(&rendered),
         LoadError::Input(other) => fail(&format!("error: {other}")),
-        LoadError::Syntax { rendered } | LoadError::Semantic { rendered } => fail(&rendered),
+        LoadError::Syntax { rendered }
+        | LoadError::Unsupported { rendered }
+        | LoadError::Semantic { rendered } => fail(&rendered),
     })?;
     Validator::new(&task.domain, &task.problem).map_err(|error| {
         let file = match error.file {

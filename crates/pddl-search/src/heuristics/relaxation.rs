@@ -260,6 +260,8 @@ pub struct Exploration {
     /// Per operator: combined precondition cost (valid once it fired).
     pub pre_cost: Vec<Cost>,
     unsatisfied: Vec<u32>,
+    /// Per operator: its number of preconditions (to reset `unsatisfied`).
+    precondition_counts: Vec<u32>,
     queue: CostQueue,
 }
 
@@ -272,6 +274,7 @@ impl Exploration {
             last_pre: vec![u32::MAX; rt.ops.len()],
             pre_cost: vec![0; rt.ops.len()],
             unsatisfied: vec![0; rt.ops.len()],
+            precondition_counts: rt.ops.iter().map(|op| op.pre.1 - op.pre.0).collect(),
             queue: CostQueue::default(),
         }
     }
@@ -300,10 +303,8 @@ impl Exploration {
     ) -> Cost {
         self.prop_cost.fill(INFINITE);
         self.queue.clear();
-        for (o, op) in rt.ops.iter().enumerate() {
-            self.unsatisfied[o] = op.pre.1 - op.pre.0;
-            self.pre_cost[o] = 0;
-        }
+        self.unsatisfied.copy_from_slice(&self.precondition_counts);
+        self.pre_cost.fill(0);
         for (w, &word) in facts.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {

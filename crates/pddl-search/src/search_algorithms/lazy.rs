@@ -72,7 +72,8 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
                         break;
                     }
                     Some(v) => {
-                        keys[i] = [v, 0];
+                        // Later heuristics break ties by the first one's value.
+                        keys[i] = [v, if i == 0 { 0 } else { keys[0][0] }];
                         if v < best[i] {
                             best[i] = v;
                             progress = true;

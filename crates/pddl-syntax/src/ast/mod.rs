@@ -46,7 +46,10 @@ pub struct Name {
 impl Name {
     /// A name with the given (already lower-case) text.
     pub fn new(text: impl Into<String>, span: Span) -> Name {
-        Name { text: text.into(), span }
+        Name {
+            text: text.into(),
+            span,
+        }
     }
 
     /// The lower-case text.
@@ -243,7 +246,9 @@ impl Requirement {
 
     /// Looks a keyword up (lower case, with the leading colon).
     pub fn from_keyword(keyword: &str) -> Option<Requirement> {
-        Requirement::ALL.into_iter().find(|r| r.keyword() == keyword)
+        Requirement::ALL
+            .into_iter()
+            .find(|r| r.keyword() == keyword)
     }
 
     /// The requirements this one implies (itself included), e.g. `:adl`

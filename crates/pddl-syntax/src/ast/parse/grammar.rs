@@ -268,7 +268,7 @@ impl<'a> Parser<'a> {
     fn unsupported(&mut self, open: usize, what: &str) -> Failed {
         let end = lexer::matching_close(self.text.as_bytes(), open).unwrap_or(self.text.len());
         self.report(
-            Diagnostic::error(format!("unsupported: {what}"), Span::new(open, end))
+            Diagnostic::unsupported(what, Span::new(open, end))
                 .with_label("this planner does not support this construct"),
         )
     }

@@ -253,7 +253,10 @@ mod tests {
                 (t.kind, &text[t.span.start..t.span.end])
             })
             .collect();
-        assert_eq!(kinds, [(Tok::Sym, "aircraft"), (Tok::Var, "?a"), (Tok::Close, ")")]);
+        assert_eq!(
+            kinds,
+            [(Tok::Sym, "aircraft"), (Tok::Var, "?a"), (Tok::Close, ")")]
+        );
     }
 
     #[test]
