@@ -31,7 +31,9 @@ fn tasks(per_domain: usize) -> Option<Vec<(String, PathBuf, PathBuf)>> {
         let [kind, domain, problem] = fields[..] else {
             continue;
         };
-        let seen = counts.entry(domain.to_string()).or_insert(0);
+        // Some domains have a domain file per problem: group by folder.
+        let folder = domain.split('/').next().unwrap_or(domain);
+        let seen = counts.entry(folder.to_string()).or_insert(0);
         *seen += 1;
         if *seen <= per_domain {
             out.push((kind.to_string(), root.join(domain), root.join(problem)));
@@ -118,7 +120,7 @@ fn run_configurations(per_domain: usize, seconds: u64) {
 
 #[test]
 fn first_task_of_every_domain_validates() {
-    run_configurations(1, 5);
+    run_configurations(1, 2);
 }
 
 #[test]
@@ -131,7 +133,7 @@ fn every_task_validates() {
 /// search prove the same optimal cost.
 #[test]
 fn optimal_configurations_agree() {
-    let Some(tasks) = tasks(2) else { return };
+    let Some(tasks) = tasks(1) else { return };
     let mut compared = 0;
     for (kind, domain, problem) in tasks.iter().filter(|(kind, ..)| kind != "numeric") {
         let lmcut = solve(

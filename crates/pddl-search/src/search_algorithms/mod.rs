@@ -60,8 +60,13 @@ pub fn extract_plan(task: &Task, nodes: &[Node], goal: StateId) -> Plan {
     Plan { operators, cost }
 }
 
-/// How often (in expansions) limits are checked.
+/// Most expansions between two checks of the limits.
 const CHECK_INTERVAL: u32 = 1024;
+/// The check interval adapts so that checks come about this often: an
+/// expansion can take from a microsecond (blind search) to many
+/// milliseconds (LM-cut on a large task), and the time limit must hold
+/// in both cases.
+const CHECK_PERIOD: Duration = Duration::from_millis(10);
 
 /// Enforces the time and memory limits and the cancellation flag, keeps
 /// the statistics and sends progress reports.
@@ -73,6 +78,8 @@ pub struct Monitor<'a> {
     /// Where reports go.
     pub observer: &'a mut dyn SearchObserver,
     countdown: u32,
+    interval: u32,
+    last_check: Instant,
     last_report: Instant,
     /// Counters.
     pub stats: Statistics,
@@ -99,7 +106,9 @@ impl<'a> Monitor<'a> {
             memory_limit,
             cancel,
             observer,
-            countdown: CHECK_INTERVAL,
+            countdown: 1,
+            interval: 1,
+            last_check: now,
             last_report: now,
             stats: Statistics::default(),
             best_h: None,
@@ -109,7 +118,8 @@ impl<'a> Monitor<'a> {
         }
     }
 
-    /// Call once per expansion; every [`CHECK_INTERVAL`] calls it measures
+    /// Call once per expansion; every few calls (at most
+    /// [`CHECK_INTERVAL`], about every [`CHECK_PERIOD`]) it measures
     /// `(states, memory bytes)` and checks the limits, returning the
     /// outcome to stop with when one is hit.
     #[inline]
@@ -118,7 +128,15 @@ impl<'a> Monitor<'a> {
         if self.countdown > 0 {
             return None;
         }
-        self.countdown = CHECK_INTERVAL;
+        let now = Instant::now();
+        let since = now.duration_since(self.last_check);
+        self.last_check = now;
+        if since < CHECK_PERIOD / 2 {
+            self.interval = (self.interval * 2).min(CHECK_INTERVAL);
+        } else if since > CHECK_PERIOD * 2 {
+            self.interval = (self.interval / 2).max(1);
+        }
+        self.countdown = self.interval;
         self.check(measure())
     }
 
