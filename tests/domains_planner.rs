@@ -15,7 +15,7 @@ use domains_support::{
 use pddl_ground::{GroundOptions, ground};
 use pddl_search::{Engine, NoObserver, Outcome, SearchOptions, SearchResult, search, simulate};
 use pddl_validate::{Validator, parse_plan};
-use planner::generate::queens;
+use planner::generate::{hanoi, queens};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -185,5 +185,24 @@ fn queens_is_solvable_from_four_to_twelve_and_not_for_two_or_three() {
                 "one placement per row"
             );
         }
+    }
+}
+
+#[test]
+fn optimal_hanoi_plans_cost_two_to_the_n_minus_one() {
+    for discs in 1..=7 {
+        let text = hanoi::generate(discs).expect("a valid size");
+        let result = solve(
+            "hanoi",
+            &hanoi::problem_name(discs),
+            &text,
+            &SearchOptions::optimal_default(),
+        );
+        assert!(result.proven_optimal, "{discs} discs");
+        assert_eq!(
+            result.plan.map(|p| p.cost),
+            Some((1 << discs) - 1),
+            "{discs} discs"
+        );
     }
 }
