@@ -497,17 +497,19 @@ impl Engine {
     }
 
     /// Joins the fact `tuple` at the plan's trigger position with the
-    /// processed facts; appends head tuples to `out`.
+    /// processed facts; appends head tuples to `out`. Resets `bind` to one
+    /// unbound slot per rule variable first.
     fn fire(
         &self,
         rule: &Rule,
         plan: &Plan,
         tuple: &[u32],
-        bind: &mut [u32],
+        bind: &mut Vec<u32>,
         key: &mut Vec<u32>,
         out: &mut Vec<u32>,
     ) -> usize {
-        bind.fill(NONE);
+        bind.clear();
+        bind.resize(rule.num_vars, NONE);
         let mut emitted = 0;
         let trigger_args: &[Arg] = plan.trigger.map_or(&[], |t| &rule.body[t].args);
         for (a, &val) in trigger_args.iter().zip(tuple) {
@@ -780,8 +782,6 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
         .collect();
     for ri in unconditional {
         let rule = &engine.rules[ri];
-        bind.clear();
-        bind.resize(rule.num_vars, NONE);
         let head = rule.head_pred;
         let emitted = engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
         insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
@@ -801,8 +801,6 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
                     continue;
                 }
                 let rule = &engine.rules[ri as usize];
-                bind.clear();
-                bind.resize(rule.num_vars, NONE);
                 let head = rule.head_pred;
                 let emitted =
                     engine.fire(rule, &rule.full_plan, &[], &mut bind, &mut key, &mut out);
@@ -816,8 +814,6 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
                 continue;
             }
             let rule = &engine.rules[ri as usize];
-            bind.clear();
-            bind.resize(rule.num_vars, NONE);
             let head = rule.head_pred;
             let emitted = engine.fire(
                 rule,

@@ -132,6 +132,20 @@ pub(crate) struct EffectGroup {
     pub span: Span,
 }
 
+impl EffectGroup {
+    /// A group with no effects yet, under `forall` and `condition`.
+    fn empty(forall: Vec<QVar>, condition: Formula, span: Span) -> Self {
+        EffectGroup {
+            forall,
+            condition,
+            adds: Vec::new(),
+            dels: Vec::new(),
+            nums: Vec::new(),
+            span,
+        }
+    }
+}
+
 /// A normalised action schema. Variables `0..params.len()` are the
 /// parameters; quantified variables follow.
 #[derive(Clone, Debug)]
@@ -526,25 +540,14 @@ impl Builder {
         arity: usize,
         span: Span,
     ) -> Result<PredId, GroundError> {
-        let id = *self.pred_ids.get(&name.text).ok_or_else(|| {
-            invalid(
-                format!("unknown predicate `{}`", name.text),
-                name.span,
-                self.in_problem,
-            )
-        })?;
-        let expected = self.predicates[id as usize].arity;
-        if expected != arity {
-            return Err(invalid(
-                format!(
-                    "predicate `{}` takes {expected} arguments, given {arity}",
-                    name.text
-                ),
-                span,
-                self.in_problem,
-            ));
-        }
-        Ok(id)
+        self.symbol(
+            "predicate",
+            &self.pred_ids,
+            |id| self.predicates[id as usize].arity,
+            name,
+            arity,
+            span,
+        )
     }
 
     fn function(
@@ -553,18 +556,39 @@ impl Builder {
         arity: usize,
         span: Span,
     ) -> Result<FuncId, GroundError> {
-        let id = *self.func_ids.get(&name.text).ok_or_else(|| {
+        self.symbol(
+            "function",
+            &self.func_ids,
+            |id| self.functions[id as usize].arity,
+            name,
+            arity,
+            span,
+        )
+    }
+
+    /// Resolves a declared predicate or function (`kind`) by name and checks
+    /// that it is given `arity` arguments.
+    fn symbol(
+        &self,
+        kind: &str,
+        ids: &HashMap<String, u32>,
+        arity_of: impl Fn(u32) -> usize,
+        name: &pddl_syntax::ast::Name,
+        arity: usize,
+        span: Span,
+    ) -> Result<u32, GroundError> {
+        let id = *ids.get(&name.text).ok_or_else(|| {
             invalid(
-                format!("unknown function `{}`", name.text),
+                format!("unknown {kind} `{}`", name.text),
                 name.span,
                 self.in_problem,
             )
         })?;
-        let expected = self.functions[id as usize].arity;
+        let expected = arity_of(id);
         if expected != arity {
             return Err(invalid(
                 format!(
-                    "function `{}` takes {expected} arguments, given {arity}",
+                    "{kind} `{}` takes {expected} arguments, given {arity}",
                     name.text
                 ),
                 span,
@@ -600,14 +624,21 @@ impl Builder {
         }
     }
 
+    fn terms(&self, ts: &[Term], scope: &Scope) -> Result<Vec<Arg>, GroundError> {
+        ts.iter().map(|t| self.term(t, scope)).collect()
+    }
+
     fn atom(&self, atom: &Atom<Term>, scope: &Scope) -> Result<LAtom, GroundError> {
         let pred = self.predicate(&atom.predicate, atom.args.len(), atom.span)?;
-        let args = atom
-            .args
-            .iter()
-            .map(|t| self.term(t, scope))
-            .collect::<Result<Vec<_>, _>>()?;
+        let args = self.terms(&atom.args, scope)?;
         Ok(LAtom { pred, args })
+    }
+
+    /// Resolves a numeric fluent `(f t1 .. tn)` to its function and arguments.
+    fn fluent(&self, atom: &Atom<Term>, scope: &Scope) -> Result<(FuncId, Vec<Arg>), GroundError> {
+        let func = self.function(&atom.predicate, atom.args.len(), atom.span)?;
+        let args = self.terms(&atom.args, scope)?;
+        Ok((func, args))
     }
 
     fn bind_vars(
@@ -749,12 +780,7 @@ impl Builder {
         Ok(match &e.kind {
             ExprKind::Number(v) => LExpr::Const(*v),
             ExprKind::Fluent(atom) => {
-                let func = self.function(&atom.predicate, atom.args.len(), atom.span)?;
-                let args = atom
-                    .args
-                    .iter()
-                    .map(|t| self.term(t, scope))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let (func, args) = self.fluent(atom, scope)?;
                 LExpr::Fluent(func, args)
             }
             ExprKind::Neg(a) => LExpr::Neg(Box::new(self.expr(a, scope, in_metric, d)?)),
@@ -783,14 +809,7 @@ impl Builder {
         };
         let mut pre_exists = Vec::new();
         let pre = pull_exists(pre, &mut pre_exists);
-        let mut groups = vec![EffectGroup {
-            forall: Vec::new(),
-            condition: Formula::True,
-            adds: Vec::new(),
-            dels: Vec::new(),
-            nums: Vec::new(),
-            span: a.span,
-        }];
+        let mut groups = vec![EffectGroup::empty(Vec::new(), Formula::True, a.span)];
         if let Some(e) = &a.effect {
             self.effect(e, 0, &mut groups, &mut scope, 0)?;
         }
@@ -833,12 +852,7 @@ impl Builder {
                 groups[group].dels.push(atom);
             }
             EffectKind::Numeric(op, atom, expr) => {
-                let func = self.function(&atom.predicate, atom.args.len(), atom.span)?;
-                let args = atom
-                    .args
-                    .iter()
-                    .map(|t| self.term(t, scope))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let (func, args) = self.fluent(atom, scope)?;
                 let expr = self.expr(expr, scope, false, d)?;
                 groups[group].nums.push(LNumEffect {
                     op: *op,
@@ -860,14 +874,7 @@ impl Builder {
                 let mut forall = groups[group].forall.clone();
                 forall.extend(qvars);
                 let condition = groups[group].condition.clone();
-                groups.push(EffectGroup {
-                    forall,
-                    condition,
-                    adds: Vec::new(),
-                    dels: Vec::new(),
-                    nums: Vec::new(),
-                    span: e.span,
-                });
+                groups.push(EffectGroup::empty(forall, condition, e.span));
                 let new_group = groups.len() - 1;
                 let result = self.effect(inner, new_group, groups, scope, d);
                 scope.names.truncate(mark);
@@ -880,14 +887,7 @@ impl Builder {
                     outer => Formula::And(vec![outer, cond]),
                 };
                 let forall = groups[group].forall.clone();
-                groups.push(EffectGroup {
-                    forall,
-                    condition,
-                    adds: Vec::new(),
-                    dels: Vec::new(),
-                    nums: Vec::new(),
-                    span: e.span,
-                });
+                groups.push(EffectGroup::empty(forall, condition, e.span));
                 let new_group = groups.len() - 1;
                 self.effect(inner, new_group, groups, scope, d)?;
             }

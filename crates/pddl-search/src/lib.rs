@@ -80,17 +80,7 @@ pub fn search(
                 break;
             }
             monitor.reset_iteration();
-            let priority = if weight <= 1.0 {
-                Priority::AStar
-            } else {
-                Priority::Weighted(weight)
-            };
-            let params = EagerParams {
-                priority,
-                reopen: true,
-                preferred: false,
-                bound,
-            };
+            let params = astar_params(weight, bound);
             let mut h = heuristics::create(options.heuristic, task, CostType::PlusOne);
             let r = eager::run(
                 &mut space,
@@ -122,6 +112,22 @@ pub fn search(
     }
 }
 
+/// Eager parameters for (weighted) A*: plain A* for a weight of at most 1,
+/// reopening closed states, without preferred operators.
+fn astar_params(weight: f64, bound: Cost) -> EagerParams {
+    let priority = if weight <= 1.0 {
+        Priority::AStar
+    } else {
+        Priority::Weighted(weight)
+    };
+    EagerParams {
+        priority,
+        reopen: true,
+        preferred: false,
+        bound,
+    }
+}
+
 /// Runs the configured engine once.
 fn run_engine(
     space: &mut StateSpace<'_>,
@@ -139,17 +145,7 @@ fn run_engine(
                 Engine::WeightedAStar if options.weight > 1.0 => options.weight,
                 _ => 1.0,
             };
-            let priority = if weight == 1.0 {
-                Priority::AStar
-            } else {
-                Priority::Weighted(weight)
-            };
-            let params = EagerParams {
-                priority,
-                reopen: true,
-                preferred: false,
-                bound,
-            };
+            let params = astar_params(weight, bound);
             // Blind A* with costs 0/1: f = g + (0 or min cost) is a small
             // integer, so a bucket queue beats a heap.
             if weight == 1.0

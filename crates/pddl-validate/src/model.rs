@@ -549,6 +549,17 @@ impl Builder {
         id
     }
 
+    /// Registers a new predicate under the next id.
+    fn add_predicate(&mut self, name: &ast::Name, arity: usize, derived: bool) {
+        self.predicate_ids
+            .insert(name.text.clone(), self.predicates.len());
+        self.predicates.push(PredicateInfo {
+            name: name.text.clone(),
+            arity,
+            derived,
+        });
+    }
+
     fn signatures(&mut self, domain: &Domain) -> Result<(), SetupError> {
         for decl in &domain.predicates {
             if self.predicate_ids.contains_key(decl.name.as_str()) {
@@ -561,13 +572,7 @@ impl Builder {
             for param in &decl.params {
                 self.resolve_type(param.ty.as_ref(), InputFile::Domain)?;
             }
-            self.predicate_ids
-                .insert(decl.name.text.clone(), self.predicates.len());
-            self.predicates.push(PredicateInfo {
-                name: decl.name.text.clone(),
-                arity: decl.params.len(),
-                derived: false,
-            });
+            self.add_predicate(&decl.name, decl.params.len(), false);
         }
         for rule in &domain.derived {
             let head = &rule.head;
@@ -588,13 +593,7 @@ impl Builder {
                     self.predicates[id].derived = true;
                 }
                 None => {
-                    self.predicate_ids
-                        .insert(head.name.text.clone(), self.predicates.len());
-                    self.predicates.push(PredicateInfo {
-                        name: head.name.text.clone(),
-                        arity: head.params.len(),
-                        derived: true,
-                    });
+                    self.add_predicate(&head.name, head.params.len(), true);
                 }
             }
         }
@@ -671,27 +670,16 @@ impl Builder {
         terms.iter().map(|t| self.term(t, scope, file)).collect()
     }
 
-    fn predicate(&self, atom: &ast::Atom<Term>, file: InputFile) -> Result<PredId, SetupError> {
-        let Some(&id) = self.predicate_ids.get(atom.predicate.as_str()) else {
-            return Err(SetupError::error(
-                file,
-                format!("unknown predicate `{}`", atom.predicate),
-                atom.predicate.span,
-            ));
-        };
-        if self.predicates[id].arity != atom.args.len() {
-            return Err(SetupError::error(
-                file,
-                format!(
-                    "predicate `{}` takes {} argument(s), {} given",
-                    atom.predicate,
-                    self.predicates[id].arity,
-                    atom.args.len()
-                ),
-                atom.span,
-            ));
-        }
-        Ok(id)
+    fn predicate<T>(&self, atom: &ast::Atom<T>, file: InputFile) -> Result<PredId, SetupError> {
+        resolve_symbol(
+            "predicate",
+            &self.predicate_ids,
+            |id| self.predicates[id].arity,
+            &atom.predicate,
+            atom.args.len(),
+            atom.span,
+            file,
+        )
     }
 
     fn function(
@@ -701,24 +689,15 @@ impl Builder {
         span: Span,
         file: InputFile,
     ) -> Result<FuncId, SetupError> {
-        let Some(&id) = self.function_ids.get(name.as_str()) else {
-            return Err(SetupError::error(
-                file,
-                format!("unknown function `{name}`"),
-                name.span,
-            ));
-        };
-        if self.functions[id].arity != arity {
-            return Err(SetupError::error(
-                file,
-                format!(
-                    "function `{name}` takes {} argument(s), {arity} given",
-                    self.functions[id].arity
-                ),
-                span,
-            ));
-        }
-        Ok(id)
+        resolve_symbol(
+            "function",
+            &self.function_ids,
+            |id| self.functions[id].arity,
+            name,
+            arity,
+            span,
+            file,
+        )
     }
 
     fn cond(
@@ -910,26 +889,7 @@ impl Builder {
     }
 
     fn ground_atom(&self, atom: &ast::Atom<ast::Name>) -> Result<(PredId, Vec<ObjId>), SetupError> {
-        let file = InputFile::Problem;
-        let Some(&pred) = self.predicate_ids.get(atom.predicate.as_str()) else {
-            return Err(SetupError::error(
-                file,
-                format!("unknown predicate `{}`", atom.predicate),
-                atom.predicate.span,
-            ));
-        };
-        if self.predicates[pred].arity != atom.args.len() {
-            return Err(SetupError::error(
-                file,
-                format!(
-                    "predicate `{}` takes {} argument(s), {} given",
-                    atom.predicate,
-                    self.predicates[pred].arity,
-                    atom.args.len()
-                ),
-                atom.span,
-            ));
-        }
+        let pred = self.predicate(atom, InputFile::Problem)?;
         Ok((pred, self.ground_names(&atom.args)?))
     }
 
@@ -1088,4 +1048,33 @@ fn derived_uses(
         // A universal quantifier is a conjunction over objects: polarity kept.
         CondKind::Forall(_, body) => derived_uses(body, positive, predicates, out),
     }
+}
+
+/// Resolves a declared predicate or function (`kind`) by name and checks that
+/// it is given `arity` arguments.
+fn resolve_symbol(
+    kind: &str,
+    ids: &HashMap<String, usize>,
+    arity_of: impl Fn(usize) -> usize,
+    name: &ast::Name,
+    arity: usize,
+    span: Span,
+    file: InputFile,
+) -> Result<usize, SetupError> {
+    let Some(&id) = ids.get(name.as_str()) else {
+        return Err(SetupError::error(
+            file,
+            format!("unknown {kind} `{name}`"),
+            name.span,
+        ));
+    };
+    let expected = arity_of(id);
+    if expected != arity {
+        return Err(SetupError::error(
+            file,
+            format!("{kind} `{name}` takes {expected} argument(s), {arity} given"),
+            span,
+        ));
+    }
+    Ok(id)
 }

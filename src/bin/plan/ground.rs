@@ -3,10 +3,9 @@
 
 use planner::exit;
 use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
-use planner::input::read_source;
-use planner::load::render_all;
+use planner::load::{LoadError, parse_domain_file, parse_problem_file, render_all};
 use planner::syntax::check::{check_domain, check_problem};
-use planner::syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
+use planner::syntax::{Diagnostic, SourceFile};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -32,26 +31,21 @@ pub struct GroundArgs {
 
 pub fn run(args: GroundArgs) -> i32 {
     let start = Instant::now();
-    let (domain_file, problem_file) = match (read_source(&args.domain), read_source(&args.problem))
-    {
-        (Ok(d), Ok(p)) => (d, p),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("{e}");
-            return exit::INPUT_ERROR;
-        }
-    };
-    let domain = parse_domain(&domain_file.text);
-    let problem = parse_problem(&problem_file.text);
-    let (domain, problem) = match (domain, problem) {
+    let parsed = (
+        parse_domain_file(&args.domain),
+        parse_problem_file(&args.problem),
+    );
+    let ((domain_file, domain), (problem_file, problem)) = match parsed {
         (Ok(d), Ok(p)) => (d, p),
         (d, p) => {
-            if let Err(diagnostics) = d {
-                eprintln!("{}", render_all(&diagnostics, &domain_file));
+            // Report both files' errors; the domain's decides the status.
+            let errors: Vec<LoadError> = [d.err(), p.err()].into_iter().flatten().collect();
+            for error in &errors {
+                eprintln!("{}", error.to_string().trim_end());
             }
-            if let Err(diagnostics) = p {
-                eprintln!("{}", render_all(&diagnostics, &problem_file));
-            }
-            return exit::INPUT_ERROR;
+            return errors
+                .first()
+                .map_or(exit::INPUT_ERROR, LoadError::exit_status);
         }
     };
     let parse_time = start.elapsed();

@@ -98,6 +98,16 @@ impl LmCut {
             .map_or(0, |x| self.remaining[x as usize])
     }
 
+    /// Lowers the effects of `o`, whose costliest precondition costs
+    /// `pre_cost`, to `pre_cost + cost(o)`.
+    fn lower_effects(&mut self, o: u32, pre_cost: Cost) {
+        let target = pre_cost.saturating_add(self.cost(o));
+        for j in 0..self.relaxed.eff(o).len() {
+            let e = self.relaxed.eff(o)[j];
+            self.lower(e, target);
+        }
+    }
+
     #[inline]
     fn lower(&mut self, p: u32, cost: Cost) {
         if cost < self.prop_cost[p as usize] {
@@ -137,11 +147,7 @@ impl LmCut {
                     // Popped last, so a costliest precondition.
                     self.supporter[oi] = p;
                     self.supporter_cost[oi] = c;
-                    let target = c.saturating_add(self.cost(o));
-                    for j in 0..self.relaxed.eff(o).len() {
-                        let e = self.relaxed.eff(o)[j];
-                        self.lower(e, target);
-                    }
+                    self.lower_effects(o, c);
                 }
             }
         }
@@ -157,11 +163,7 @@ impl LmCut {
                 if self.unsatisfied[o as usize] != 0 {
                     continue;
                 }
-                let target = self.supporter_cost[o as usize].saturating_add(self.cost(o));
-                for j in 0..self.relaxed.eff(o).len() {
-                    let e = self.relaxed.eff(o)[j];
-                    self.lower(e, target);
-                }
+                self.lower_effects(o, self.supporter_cost[o as usize]);
             }
         }
         while let Some((c, p)) = self.queue.pop() {
@@ -189,11 +191,7 @@ impl LmCut {
                 self.supporter[oi] = best;
                 self.supporter_cost[oi] = best_cost;
                 if best_cost != old {
-                    let target = best_cost.saturating_add(self.cost(o));
-                    for j in 0..self.relaxed.eff(o).len() {
-                        let e = self.relaxed.eff(o)[j];
-                        self.lower(e, target);
-                    }
+                    self.lower_effects(o, best_cost);
                 }
             }
         }

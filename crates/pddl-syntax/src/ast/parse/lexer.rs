@@ -113,29 +113,10 @@ pub(crate) fn next_token(text: &str, pos: usize) -> Token {
 /// The end offset (one past the `)`) of the balanced group opening at
 /// `open`, or `None` when the input ends first. Iterative: any depth.
 pub(crate) fn matching_close(bytes: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut pos = open;
-    while pos < bytes.len() {
-        match bytes[pos] {
-            b'(' => depth += 1,
-            b')' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(pos + 1);
-                }
-            }
-            b';' => {
-                pos += bytes[pos..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .unwrap_or(bytes.len() - pos);
-                continue;
-            }
-            _ => {}
-        }
-        pos += 1;
+    match scan_group(bytes, open, false) {
+        Resume::AfterClose(end) => Some(end),
+        Resume::AtSection(_) | Resume::EndOfFile => None,
     }
-    None
 }
 
 /// Where parsing resumes after an error inside a group.
@@ -154,12 +135,19 @@ pub(crate) enum Resume {
 /// its `)`, or at the first `(:` inside it (a later section that a
 /// missing `)` swallowed). Iterative: any depth.
 pub(crate) fn recovery_point(bytes: &[u8], open: usize) -> Resume {
+    scan_group(bytes, open, true)
+}
+
+/// Scans the group opened at `open`, skipping `;` comments, to its `)`;
+/// with `stop_at_section`, stops at the first `(:` inside it instead.
+/// Iterative: any depth.
+fn scan_group(bytes: &[u8], open: usize, stop_at_section: bool) -> Resume {
     let mut depth = 0usize;
     let mut pos = open;
     while pos < bytes.len() {
         match bytes[pos] {
             b'(' => {
-                if pos > open && bytes.get(pos + 1) == Some(&b':') {
+                if stop_at_section && pos > open && bytes.get(pos + 1) == Some(&b':') {
                     return Resume::AtSection(pos);
                 }
                 depth += 1;
