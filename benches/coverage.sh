@@ -28,7 +28,7 @@ while IFS=$'\t' read -r kind domain problem; do
 import json, sys
 try:
     d = json.load(sys.stdin)
-    print(d["status"], d["cost"] if d["cost"] is not None else "-", d["expanded"])
+    print(d["status"].replace(" ", "-"), d["cost"] if d["cost"] is not None else "-", d["expanded"])
 except Exception:
     print("error - -")')
   read -r status cost expanded <<<"$row"
