@@ -102,35 +102,43 @@ pub fn parse_problem_file(path: &Path) -> Result<(SourceFile, Problem), LoadErro
     }
 }
 
-/// Reads, parses and checks a domain and a problem.
-pub fn load_task(domain_path: &Path, problem_path: &Path) -> Result<CheckedTask, LoadError> {
-    let (domain_source, domain) = parse_domain_file(domain_path)?;
-    let (problem_source, problem) = parse_problem_file(problem_path)?;
-    let domain_diagnostics = check::check_domain(&domain);
-    let problem_diagnostics = check::check_problem(&domain, &problem);
+/// Checks a parsed domain and problem; returns the rendered warnings, or
+/// every diagnostic rendered when there is an error.
+pub fn check_parsed(
+    domain_source: &SourceFile,
+    domain: &Domain,
+    problem_source: &SourceFile,
+    problem: &Problem,
+) -> Result<Vec<String>, LoadError> {
+    let domain_diagnostics = check::check_domain(domain);
+    let problem_diagnostics = check::check_problem(domain, problem);
     let has_errors = domain_diagnostics
         .iter()
         .chain(&problem_diagnostics)
         .any(Diagnostic::is_error);
     let mut rendered: Vec<String> = domain_diagnostics
         .iter()
-        .map(|d| d.render(&domain_source))
+        .map(|d| d.render(domain_source))
         .collect();
-    rendered.extend(
-        problem_diagnostics
-            .iter()
-            .map(|d| d.render(&problem_source)),
-    );
+    rendered.extend(problem_diagnostics.iter().map(|d| d.render(problem_source)));
     if has_errors {
         return Err(LoadError::Semantic {
             rendered: rendered.join("\n"),
         });
     }
+    Ok(rendered)
+}
+
+/// Reads, parses and checks a domain and a problem.
+pub fn load_task(domain_path: &Path, problem_path: &Path) -> Result<CheckedTask, LoadError> {
+    let (domain_source, domain) = parse_domain_file(domain_path)?;
+    let (problem_source, problem) = parse_problem_file(problem_path)?;
+    let warnings = check_parsed(&domain_source, &domain, &problem_source, &problem)?;
     Ok(CheckedTask {
         domain_source,
         problem_source,
         domain,
         problem,
-        warnings: rendered,
+        warnings,
     })
 }

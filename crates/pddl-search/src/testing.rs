@@ -169,3 +169,16 @@ impl TaskBuilder {
         }
     }
 }
+
+/// Facts 0..5, init {0}, goal {3, 4}:
+/// a: 0 → 1 (cost 2), b: 0 → 2 (3), c: 1,2 → 3 (1), d: 1 → 4 (4), e: 0 → 3 (10).
+/// Optimal plan a b c d, cost 10.
+pub fn diamond() -> Task {
+    let mut b = TaskBuilder::new(5);
+    b.op_cost("a", &[0], &[1], &[], 2);
+    b.op_cost("b", &[0], &[2], &[], 3);
+    b.op_cost("c", &[1, 2], &[3], &[], 1);
+    b.op_cost("d", &[1], &[4], &[], 4);
+    b.op_cost("e", &[0], &[3], &[], 10);
+    b.build(&[0], &[3, 4])
+}

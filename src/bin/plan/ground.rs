@@ -3,9 +3,8 @@
 
 use planner::exit;
 use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
-use planner::load::{LoadError, parse_domain_file, parse_problem_file, render_all};
-use planner::syntax::check::{check_domain, check_problem};
-use planner::syntax::{Diagnostic, SourceFile};
+use planner::load::{LoadError, check_parsed, parse_domain_file, parse_problem_file};
+use planner::syntax::SourceFile;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -51,23 +50,18 @@ pub fn run(args: GroundArgs) -> i32 {
     let parse_time = start.elapsed();
 
     let start = Instant::now();
-    let domain_diagnostics = check_domain(&domain);
-    let problem_diagnostics = check_problem(&domain, &problem);
+    let checked = check_parsed(&domain_file, &domain, &problem_file, &problem);
     let check_time = start.elapsed();
-    for (diagnostics, file) in [
-        (&domain_diagnostics, &domain_file),
-        (&problem_diagnostics, &problem_file),
-    ] {
-        if !diagnostics.is_empty() {
-            eprintln!("{}", render_all(diagnostics, file));
+    match checked {
+        Ok(warnings) => {
+            for warning in warnings {
+                eprintln!("{warning}");
+            }
         }
-    }
-    if domain_diagnostics
-        .iter()
-        .chain(&problem_diagnostics)
-        .any(Diagnostic::is_error)
-    {
-        return exit::FOUND_ERRORS;
+        Err(error) => {
+            eprintln!("{}", error.to_string().trim_end());
+            return error.exit_status();
+        }
     }
 
     let options = GroundOptions {

@@ -7,20 +7,7 @@ use super::{CostType, create};
 use crate::options::HeuristicKind;
 use crate::state::StateView;
 use crate::successor::StateSpace;
-use crate::testing::TaskBuilder;
-
-/// Facts 0..5, init {0}, goal {3, 4}:
-/// a: 0 → 1 (cost 2), b: 0 → 2 (3), c: 1,2 → 3 (1), d: 1 → 4 (4), e: 0 → 3 (10).
-/// Optimal plan a b c d, cost 10.
-fn diamond() -> Task {
-    let mut b = TaskBuilder::new(5);
-    b.op_cost("a", &[0], &[1], &[], 2);
-    b.op_cost("b", &[0], &[2], &[], 3);
-    b.op_cost("c", &[1, 2], &[3], &[], 1);
-    b.op_cost("d", &[1], &[4], &[], 4);
-    b.op_cost("e", &[0], &[3], &[], 10);
-    b.build(&[0], &[3, 4])
-}
+use crate::testing::{TaskBuilder, diamond};
 
 fn h_init(task: &Task, kind: HeuristicKind, cost_type: CostType) -> (Option<Cost>, Vec<u32>) {
     let mut space = StateSpace::new(task);

@@ -6,7 +6,7 @@ use std::time::Duration;
 use pddl_ground::Task;
 use pddl_ground::task::{AssignOp, Comparison};
 
-use crate::testing::TaskBuilder;
+use crate::testing::{TaskBuilder, diamond};
 use crate::{
     Engine, HeuristicKind, NoObserver, Outcome, Plan, Progress, SearchObserver, SearchOptions,
     SearchResult,
@@ -57,17 +57,6 @@ fn all_configs() -> Vec<(Engine, HeuristicKind)> {
         }
     }
     v
-}
-
-/// Cost 2, 3, 1, 4, 10 diamond (see the heuristic tests): optimum a b c d = 10.
-fn diamond() -> Task {
-    let mut b = TaskBuilder::new(5);
-    b.op_cost("a", &[0], &[1], &[], 2);
-    b.op_cost("b", &[0], &[2], &[], 3);
-    b.op_cost("c", &[1, 2], &[3], &[], 1);
-    b.op_cost("d", &[1], &[4], &[], 4);
-    b.op_cost("e", &[0], &[3], &[], 10);
-    b.build(&[0], &[3, 4])
 }
 
 /// A ring of `n` cells with a robot that must carry a ball from cell 0 to
