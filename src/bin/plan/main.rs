@@ -4,6 +4,7 @@
 mod check;
 mod generate;
 mod ground;
+mod interrupt;
 mod puzznic;
 mod solve;
 mod validate;

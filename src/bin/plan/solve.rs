@@ -9,7 +9,6 @@ use planner::search::{
 use planner::solve::{Solution, plan_text, solve_files};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
@@ -66,9 +65,9 @@ pub fn run(args: SolveArgs) -> i32 {
             return exit::INPUT_ERROR;
         }
     };
-    let cancel = AtomicBool::new(false);
+    let cancel = crate::interrupt::cancel_flag();
     let mut progress = ProgressPrinter::new(args.quiet || args.json);
-    let solution = match solve_files(domain, problem, &options, &cancel, &mut progress) {
+    let solution = match solve_files(domain, problem, &options, cancel, &mut progress) {
         Ok(solution) => solution,
         Err(error) => {
             eprint!("{error}");

@@ -1,0 +1,188 @@
+//! Exit statuses and output of `plan DOMAIN PROBLEM`: a plan that the
+//! validator accepts, JSON, `-o`, and every documented way of stopping.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command as StdCommand, Stdio};
+
+use assert_cmd::Command;
+
+const BLOCKS_DOMAIN: &str = "domains/blocksworld/domain.pddl";
+const BLOCKS_PROBLEM: &str = "problems/blocksworld/blocks-08-s1.pddl";
+const TILES_DOMAIN: &str = "domains/sliding-tiles/domain.pddl";
+/// A 15-puzzle far beyond blind A* within a second or a few MiB.
+const HARD_TILES: &str = "problems/sliding-tiles/tiles4x4-k60-s2.pddl";
+
+/// `plan` run from the package root, so paths are relative.
+fn plan() -> Command {
+    let mut command = Command::cargo_bin("plan").expect("the plan binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// Runs `plan` with `args`; returns the exit status, stdout and stderr.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = plan().args(args).output().expect("plan runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn json(stdout: &str) -> serde_json::Value {
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+#[test]
+fn solves_and_the_printed_plan_validates() {
+    let dir = tempdir("solve");
+    let plan_file = dir.join("plan.txt");
+    let (status, stdout, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let steps = stdout.lines().filter(|l| l.starts_with('(')).count();
+    assert!(steps > 0, "{stdout}");
+    assert!(
+        stdout.contains(&format!("; cost = {steps} (unit cost)")),
+        "{stdout}"
+    );
+    std::fs::write(&plan_file, &stdout).unwrap();
+    let (status, _, stderr) = run(&[
+        "validate",
+        BLOCKS_DOMAIN,
+        BLOCKS_PROBLEM,
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+}
+
+#[test]
+fn output_file_holds_the_plan_and_json_reports_it() {
+    let dir = tempdir("json");
+    let plan_file = dir.join("plan.txt");
+    let (status, stdout, stderr) = run(&[
+        BLOCKS_DOMAIN,
+        BLOCKS_PROBLEM,
+        "--optimal",
+        "--json",
+        "-o",
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["status"], "solved");
+    assert_eq!(report["optimal"], true);
+    let written = std::fs::read_to_string(&plan_file).unwrap();
+    let steps = written.lines().filter(|l| l.starts_with('(')).count();
+    assert_eq!(report["cost"].as_f64(), Some(steps as f64));
+    assert_eq!(report["plan"].as_array().map(Vec::len), Some(steps));
+    assert!(report["expanded"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn exhausted_search_space_exits_4() {
+    let dir = tempdir("unsolvable");
+    let problem = dir.join("queens-03.pddl");
+    let (status, _, stderr) = run(&[
+        "generate",
+        "queens",
+        "--n",
+        "3",
+        "-o",
+        problem.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let (status, stdout, stderr) = run(&[
+        "domains/queens/domain.pddl",
+        problem.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(json(&stdout)["status"], "unsolvable");
+}
+
+#[test]
+fn time_limit_exits_5_with_statistics() {
+    let (status, stdout, stderr) = run(&[
+        TILES_DOMAIN,
+        HARD_TILES,
+        "--search",
+        "astar",
+        "--heuristic",
+        "blind",
+        "--time-limit",
+        "0.5",
+        "--json",
+    ]);
+    assert_eq!(status, Some(5), "{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["status"], "time limit");
+    assert!(report["expanded"].as_u64().unwrap() > 0);
+    assert_eq!(report["plan"], serde_json::Value::Null);
+}
+
+#[test]
+fn memory_limit_exits_6() {
+    let (status, stdout, stderr) = run(&[
+        TILES_DOMAIN,
+        HARD_TILES,
+        "--search",
+        "astar",
+        "--heuristic",
+        "blind",
+        "--memory-limit",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(status, Some(6), "{stderr}");
+    assert_eq!(json(&stdout)["status"], "memory limit");
+}
+
+#[test]
+fn missing_file_and_bad_flags_exit_2() {
+    let (status, _, stderr) = run(&[BLOCKS_DOMAIN, "problems/no-such-problem.pddl"]);
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("no-such-problem.pddl"), "{stderr}");
+    let (status, _, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--weight", "0.5"]);
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("--weight"), "{stderr}");
+    let (status, _, _) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--heuristic", "nonsense"]);
+    assert_eq!(status, Some(2));
+}
+
+/// Ctrl-C stops the search cleanly: statistics on stderr, status 130.
+#[cfg(unix)]
+#[test]
+fn interrupt_stops_the_search_with_130() {
+    let binary = assert_cmd::cargo::cargo_bin("plan");
+    let mut child = StdCommand::new(binary)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([TILES_DOMAIN, HARD_TILES, "--search", "astar"])
+        .args(["--heuristic", "blind", "--time-limit", "60"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("plan starts");
+    // The first progress line shows that the search (and so the handler,
+    // installed before parsing) is running.
+    let mut stderr_lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = stderr_lines.next().expect("a progress line").unwrap();
+    assert!(first.contains("expanded"), "{first}");
+    let killed = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let rest: Vec<String> = stderr_lines.map_while(Result::ok).collect();
+    let output = child.wait_with_output().expect("plan ends");
+    let stderr = rest.join("\n");
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert!(stderr.contains("expanded"), "{stderr}");
+}
+
+/// A fresh scratch directory under the target directory.
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_solve-{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
