@@ -168,6 +168,9 @@ pub struct SearchOptions {
     /// restarts with decreasing weights, pruning by the best cost found)
     /// until the time limit or until the last plan is proven optimal.
     pub anytime: bool,
+    /// Shorten every plan that is not proven optimal by loop removal and
+    /// greedy action elimination ([`crate::plan_improvement`]).
+    pub improve_plans: bool,
 }
 
 impl SearchOptions {
@@ -184,6 +187,7 @@ impl SearchOptions {
             time_limit: None,
             memory_limit_bytes: None,
             anytime: false,
+            improve_plans: true,
         }
     }
 
@@ -198,6 +202,7 @@ impl SearchOptions {
             time_limit: None,
             memory_limit_bytes: None,
             anytime: false,
+            improve_plans: true,
         }
     }
 }

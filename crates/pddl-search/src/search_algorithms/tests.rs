@@ -23,6 +23,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         time_limit: None,
         memory_limit_bytes: None,
         anytime: false,
+        improve_plans: false,
     }
 }
 
