@@ -2,27 +2,26 @@
 # Solves every task of ../shared/benchmarks with the default configuration
 # and prints a Markdown table: task, status, time, plan cost, expansions.
 #
-#   benches/coverage.sh [TIME_LIMIT_SECONDS=60] [MEMORY_LIMIT_MIB=4096] > coverage.md
+#   JOBS=2 benches/coverage.sh [TIME_LIMIT_SECONDS=60] [MEMORY_LIMIT_MIB=4096] > coverage.md
 #
 # Extra arguments after the two limits go to `plan` (e.g. --optimal).
+# JOBS (default 1) tasks run side by side; times are wall clock per task.
+# TASKS (default ../shared/benchmarks/tasks.tsv) may name a subset in the
+# same format.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-limit=${1:-60}
-memory=${2:-4096}
-shift $(( $# > 2 ? 2 : $# ))
 shared=../shared/benchmarks
-[ -f "$shared/tasks.tsv" ] || { echo "../shared/benchmarks is absent" >&2; exit 1; }
-cargo build --release --quiet --bin plan
 plan=${CARGO_TARGET_DIR:-target}/release/plan
-echo "| task | kind | status | time (s) | cost | expanded |"
-echo "|---|---|---|---:|---:|---:|"
-solved=0; total=0
-while IFS=$'\t' read -r kind domain problem; do
-  [ "$kind" = kind ] && continue
-  total=$((total + 1))
+
+# One task (called through xargs below): prints "INDEX<TAB>row".
+# The extra `plan` flags arrive in PLAN_FLAGS, one per line.
+if [ "${1:-}" = --one ]; then
+  limit=$2 memory=$3 index=$4 kind=$5 domain=$6 problem=$7
+  flags=()
+  [ -n "${PLAN_FLAGS:-}" ] && mapfile -t flags <<<"$PLAN_FLAGS"
   start=$(date +%s.%N)
-  json=$(timeout $((limit + 10)) "$plan" --json -q --time-limit "$limit" --memory-limit "$memory" "$@" \
-    "$shared/$domain" "$shared/$problem" 2>/dev/null) || true
+  json=$(timeout $((limit + 10)) "$plan" --json -q --time-limit "$limit" --memory-limit "$memory" \
+    "${flags[@]}" "$shared/$domain" "$shared/$problem" 2>/dev/null) || true
   end=$(date +%s.%N)
   row=$(printf '%s' "$json" | python3 -c '
 import json, sys
@@ -32,8 +31,25 @@ try:
 except Exception:
     print("error - -")')
   read -r status cost expanded <<<"$row"
-  [ "$status" = solved ] && solved=$((solved + 1))
-  printf '| %s | %s | %s | %.2f | %s | %s |\n' "$problem" "$kind" "$status" "$(echo "$end - $start" | bc)" "$cost" "$expanded"
-done < "$shared/tasks.tsv"
+  printf '%s\t| %s | %s | %s | %.2f | %s | %s |\n' "$index" "$problem" "$kind" "$status" \
+    "$(echo "$end - $start" | bc)" "$cost" "$expanded"
+  exit 0
+fi
+
+limit=${1:-60}
+memory=${2:-4096}
+shift $(( $# > 2 ? 2 : $# ))
+tasks=${TASKS:-$shared/tasks.tsv}
+[ -f "$tasks" ] || { echo "no task list $tasks (is ../shared/benchmarks absent?)" >&2; exit 1; }
+cargo build --release --quiet --bin plan
+PLAN_FLAGS=$(printf '%s\n' "$@")
+export PLAN_FLAGS
+rows=$(awk -F'\t' 'NR > 1 && NF >= 3 { print NR - 1 "\t" $1 "\t" $2 "\t" $3 }' "$tasks" | tr '\t\n' '\0\0' |
+  xargs -0 -n 4 -P "${JOBS:-1}" "$0" --one "$limit" "$memory" | sort -n | cut -f2-)
+echo "| task | kind | status | time (s) | cost | expanded |"
+echo "|---|---|---|---:|---:|---:|"
+printf '%s\n' "$rows"
+solved=$(printf '%s\n' "$rows" | grep -c '| solved |' || true)
+total=$(printf '%s\n' "$rows" | grep -c '^|' || true)
 echo
-echo "Solved $solved of $total tasks (time limit ${limit}s, memory limit ${memory} MiB)."
+echo "Solved $solved of $total tasks (time limit ${limit}s, memory limit ${memory} MiB, ${JOBS:-1} at a time)."
