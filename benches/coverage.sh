@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Solves every task of ../shared/benchmarks with the default configuration
-# and prints a Markdown table: task, status, time, plan cost, expansions.
+# and prints Markdown tables: solved per domain, then per task: status,
+# time, plan cost, expansions.
 #
 #   JOBS=2 benches/coverage.sh [TIME_LIMIT_SECONDS=60] [MEMORY_LIMIT_MIB=4096] > coverage.md
 #
@@ -46,10 +47,30 @@ PLAN_FLAGS=$(printf '%s\n' "$@")
 export PLAN_FLAGS
 rows=$(awk -F'\t' 'NR > 1 && NF >= 3 { print NR - 1 "\t" $1 "\t" $2 "\t" $3 }' "$tasks" | tr '\t\n' '\0\0' |
   xargs -0 -n 4 -P "${JOBS:-1}" "$0" --one "$limit" "$memory" | sort -n | cut -f2-)
-echo "| task | kind | status | time (s) | cost | expanded |"
-echo "|---|---|---|---:|---:|---:|"
-printf '%s\n' "$rows"
+# Per domain: solved count and median time of the solved tasks.
+printf '%s\n' "$rows" | python3 -c '
+import statistics, sys
+domains = {}
+for line in sys.stdin:
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if len(cells) < 6:
+        continue
+    d = domains.setdefault(cells[0].split("/")[0], [0, []])
+    d[0] += 1
+    if cells[2] == "solved":
+        d[1].append(float(cells[3]))
+print("| domain | solved | median time of solved (s) | max time of solved (s) |")
+print("|---|---:|---:|---:|")
+for name, (total, times) in domains.items():
+    median = f"{statistics.median(times):.2f}" if times else "-"
+    top = f"{max(times):.2f}" if times else "-"
+    print(f"| {name} | {len(times)}/{total} | {median} | {top} |")
+'
 solved=$(printf '%s\n' "$rows" | grep -c '| solved |' || true)
 total=$(printf '%s\n' "$rows" | grep -c '^|' || true)
 echo
 echo "Solved $solved of $total tasks (time limit ${limit}s, memory limit ${memory} MiB, ${JOBS:-1} at a time)."
+echo
+echo "| task | kind | status | time (s) | cost | expanded |"
+echo "|---|---|---|---:|---:|---:|"
+printf '%s\n' "$rows"
