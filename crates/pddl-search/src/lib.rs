@@ -72,42 +72,22 @@ pub fn search(
     if let Some(plan) = &best {
         monitor.observer.on_plan(plan);
     }
-    if options.anytime {
-        let mut weights = ANYTIME_WEIGHTS
-            .iter()
-            .copied()
-            .chain(std::iter::repeat(1.0));
-        while let Some(bound) = best.as_ref().map(|p| p.cost).filter(|_| !proven_optimal) {
-            let weight = weights.next().unwrap_or(1.0);
-            if bound == 0 {
-                proven_optimal = true;
-                break;
-            }
-            monitor.reset_iteration();
-            let params = astar_params(weight, bound);
-            let mut h = heuristics::create(options.heuristic, task, CostType::PlusOne);
-            let r = eager::run(
-                &mut space,
-                &mut [h.as_mut()],
-                params,
-                TieBreakingOpenList::new(false),
-                &mut monitor,
-            );
-            match r
-                .plan
-                .map(|plan| improve_if(improve, &mut space, plan, monitor.stats.generated, cancel))
-            {
-                Some(plan) if plan.cost < bound => {
-                    monitor.observer.on_plan(&plan);
-                    best = Some(plan);
-                }
-                _ if r.outcome == Outcome::Unsolvable => proven_optimal = true,
-                _ => break,
-            }
-        }
-        if best.is_some() {
-            outcome = Outcome::Solved;
-        }
+    if best.is_some() && !proven_optimal && (options.anytime || improve) {
+        // Without --anytime, restarts get as many heuristic evaluations as
+        // the first search used (plus a few), so the default spends at
+        // most about twice its first search's effort on better plans.
+        let budget = (!options.anytime).then(|| {
+            monitor.stats.evaluated.saturating_mul(2) + IMPROVEMENT_EXTRA_EVALUATIONS
+        });
+        monitor.set_evaluation_budget(budget);
+        let restarts = Restarts {
+            improve,
+            cancel,
+            heuristic: options.heuristic,
+        };
+        proven_optimal = restarts.run(&mut space, &mut monitor, &mut best);
+        monitor.set_evaluation_budget(None);
+        outcome = Outcome::Solved;
     }
     let mut statistics = monitor.stats.clone();
     statistics.search_time = monitor.elapsed();
@@ -116,6 +96,65 @@ pub fn search(
         plan: best,
         proven_optimal,
         statistics,
+    }
+}
+
+/// Evaluations the default's restarts may spend beyond as many as the
+/// first search's.
+const IMPROVEMENT_EXTRA_EVALUATIONS: u64 = 200;
+
+/// Anytime restarts after a first plan: weighted A* with decreasing
+/// weights, pruning by the best cost so far.
+struct Restarts<'c> {
+    improve: bool,
+    cancel: &'c AtomicBool,
+    heuristic: HeuristicKind,
+}
+
+impl Restarts<'_> {
+    /// Improves `best` (which holds a plan) until an iteration fails to
+    /// find a cheaper plan or a limit stops it; returns whether `best` was
+    /// proven optimal (a bounded iteration exhausted its space).
+    fn run(
+        &self,
+        space: &mut StateSpace<'_>,
+        monitor: &mut Monitor<'_>,
+        best: &mut Option<Plan>,
+    ) -> bool {
+        let task = space.task;
+        let mut weights = ANYTIME_WEIGHTS
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(1.0));
+        while let Some(bound) = best.as_ref().map(|p| p.cost) {
+            let weight = weights.next().unwrap_or(1.0);
+            if bound == 0 {
+                return true;
+            }
+            monitor.reset_iteration();
+            let params = astar_params(weight, bound);
+            let mut h = heuristics::create(self.heuristic, task, CostType::PlusOne);
+            let r = eager::run(
+                space,
+                &mut [h.as_mut()],
+                params,
+                TieBreakingOpenList::new(false),
+                monitor,
+            );
+            let generated = monitor.stats.generated;
+            match r
+                .plan
+                .map(|plan| improve_if(self.improve, space, plan, generated, self.cancel))
+            {
+                Some(plan) if plan.cost < bound => {
+                    monitor.observer.on_plan(&plan);
+                    *best = Some(plan);
+                }
+                _ if r.outcome == Outcome::Unsolvable => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 }
 

@@ -89,6 +89,7 @@ pub struct Monitor<'a> {
     pub best_f: Option<Cost>,
     states: u64,
     memory: u64,
+    evaluation_budget: Option<u64>,
 }
 
 impl<'a> Monitor<'a> {
@@ -115,6 +116,7 @@ impl<'a> Monitor<'a> {
             best_f: None,
             states: 0,
             memory: 0,
+            evaluation_budget: None,
         }
     }
 
@@ -124,6 +126,14 @@ impl<'a> Monitor<'a> {
     /// outcome to stop with when one is hit.
     #[inline]
     pub fn tick(&mut self, measure: impl FnOnce() -> (usize, u64)) -> Option<Outcome> {
+        // Checked on every call, unlike the clock, so that where a budget
+        // stops the search does not depend on timing.
+        if self
+            .evaluation_budget
+            .is_some_and(|budget| self.stats.evaluated >= budget)
+        {
+            return Some(Outcome::TimeLimit);
+        }
         self.countdown -= 1;
         if self.countdown > 0 {
             return None;
@@ -208,6 +218,12 @@ impl<'a> Monitor<'a> {
     /// Time since the search started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+
+    /// Stops searches (as if by the time limit) once this many states
+    /// have been evaluated in all, or never with `None`.
+    pub fn set_evaluation_budget(&mut self, budget: Option<u64>) {
+        self.evaluation_budget = budget;
     }
 
     /// Forgets the per-iteration best values (anytime restarts).
