@@ -29,6 +29,14 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// Blind A* with JSON output on a task it cannot finish, plus `limit`.
+fn run_blind_on_hard_tiles(limit: &[&str]) -> (Option<i32>, String, String) {
+    let mut args = vec![TILES_DOMAIN, HARD_TILES, "--search", "astar"];
+    args.extend(["--heuristic", "blind", "--json"]);
+    args.extend_from_slice(limit);
+    run(&args)
+}
+
 fn json(stdout: &str) -> serde_json::Value {
     serde_json::from_str(stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
@@ -102,17 +110,7 @@ fn exhausted_search_space_exits_4() {
 
 #[test]
 fn time_limit_exits_5_with_statistics() {
-    let (status, stdout, stderr) = run(&[
-        TILES_DOMAIN,
-        HARD_TILES,
-        "--search",
-        "astar",
-        "--heuristic",
-        "blind",
-        "--time-limit",
-        "0.5",
-        "--json",
-    ]);
+    let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--time-limit", "0.5"]);
     assert_eq!(status, Some(5), "{stderr}");
     let report = json(&stdout);
     assert_eq!(report["status"], "time limit");
@@ -122,17 +120,7 @@ fn time_limit_exits_5_with_statistics() {
 
 #[test]
 fn memory_limit_exits_6() {
-    let (status, stdout, stderr) = run(&[
-        TILES_DOMAIN,
-        HARD_TILES,
-        "--search",
-        "astar",
-        "--heuristic",
-        "blind",
-        "--memory-limit",
-        "20",
-        "--json",
-    ]);
+    let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--memory-limit", "20"]);
     assert_eq!(status, Some(6), "{stderr}");
     assert_eq!(json(&stdout)["status"], "memory limit");
 }
