@@ -24,6 +24,7 @@ mod testing;
 use std::sync::atomic::AtomicBool;
 
 use pddl_ground::Task;
+use pddl_ground::task::CostModel;
 pub use pddl_ground::task::{Cost, OperatorId};
 
 use heuristics::CostType;
@@ -76,9 +77,8 @@ pub fn search(
         // Without --anytime, restarts get as many heuristic evaluations as
         // the first search used (plus a few), so the default spends at
         // most about twice its first search's effort on better plans.
-        let budget = (!options.anytime).then(|| {
-            monitor.stats.evaluated.saturating_mul(2) + IMPROVEMENT_EXTRA_EVALUATIONS
-        });
+        let budget = (!options.anytime)
+            .then(|| monitor.stats.evaluated.saturating_mul(2) + IMPROVEMENT_EXTRA_EVALUATIONS);
         monitor.set_evaluation_budget(budget);
         let restarts = Restarts {
             improve,
@@ -89,6 +89,8 @@ pub fn search(
         monitor.set_evaluation_budget(None);
         outcome = Outcome::Solved;
     }
+    // Operator costs that do not express the metric prove nothing about it.
+    proven_optimal &= !matches!(task.cost_model, CostModel::NotOptimised { .. });
     let mut statistics = monitor.stats.clone();
     statistics.search_time = monitor.elapsed();
     SearchResult {
@@ -180,6 +182,19 @@ fn improve_if(
     plan_improvement::improve_plan(space, &plan, budget, cancel)
 }
 
+/// Whether any precondition, effect condition, axiom body or goal
+/// compares numbers.
+fn has_numeric_conditions(task: &Task) -> bool {
+    task.operators.iter().any(|op| {
+        !op.precondition.numeric.is_empty()
+            || op
+                .conditional
+                .iter()
+                .any(|ce| !ce.condition.numeric.is_empty())
+    }) || task.axioms.iter().any(|ax| !ax.body.numeric.is_empty())
+        || !task.goal.numeric.is_empty()
+}
+
 /// Eager parameters for (weighted) A*: plain A* for a weight of at most 1,
 /// reopening closed states, without preferred operators.
 fn astar_params(weight: f64, bound: Cost) -> EagerParams {
@@ -243,8 +258,20 @@ fn run_engine(
             let mut h = heuristics::create(options.heuristic, task, CostType::Unit);
             let preferred = options.preferred_operators && h.has_preferred_operators();
             let mut goal_count = heuristics::goal_count::GoalCount::new(task);
+            // LAMA: landmark count (whose goal part goal count is) in
+            // alternation with h_FF, preferred operators from both. Its
+            // landmarks ignore numbers, so where conditions are numeric
+            // (settlers: no plan in 60 s with it, 1 679 expansions
+            // without) goal count, which counts numeric goals, stays.
+            let mut lmcount = (options.heuristic == HeuristicKind::Lama
+                && !has_numeric_conditions(task))
+            .then(|| heuristics::landmarks::lm_count::LmCount::new(task));
             let mut evaluators: Vec<&mut dyn heuristics::Heuristic> = vec![h.as_mut()];
-            if options.goal_count_alternation && options.heuristic != HeuristicKind::GoalCount {
+            if let Some(lmcount) = lmcount.as_mut() {
+                evaluators.push(lmcount);
+            } else if options.goal_count_alternation
+                && options.heuristic != HeuristicKind::GoalCount
+            {
                 evaluators.push(&mut goal_count);
             }
             let alternation = preferred || evaluators.len() > 1;

@@ -200,6 +200,41 @@ fn satisficing_engines_solve_small_tasks() {
     }
 }
 
+/// Numeric tasks the default configuration could not solve while h_FF
+/// ignored numeric conditions (settlers: none within 30 s; these three
+/// expanded over 500 000 states in 10 s), with expansion budgets about
+/// ten times what the numeric-aware h_FF needs (1 679, 34, 4 199, 231).
+const NUMERIC: &[(&str, &str, u64)] = &[
+    ("settlers-numeric-automatic", "instance-1.pddl", 20_000),
+    ("settlers-numeric-automatic", "instance-2.pddl", 1_000),
+    ("rovers-numeric-automatic", "instance-5.pddl", 50_000),
+    ("satellite-numeric-automatic", "instance-9.pddl", 5_000),
+];
+
+#[test]
+fn default_configuration_sees_numeric_conditions() {
+    let Some(dir) = benchmarks() else { return };
+    for &(family, problem, budget) in NUMERIC {
+        let problem = format!("{family}/{problem}");
+        if !dir.join(&problem).exists() {
+            continue;
+        }
+        let task = load(&dir, &format!("{family}/domain.pddl"), &problem);
+        let options = SearchOptions {
+            time_limit: Some(Duration::from_secs(60)),
+            ..SearchOptions::satisficing_default()
+        };
+        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+        check_plan(&task, &r, &problem);
+        assert_eq!(r.outcome, Outcome::Solved, "{problem}");
+        assert!(
+            r.statistics.expanded <= budget,
+            "{problem}: {} expanded, budget {budget}",
+            r.statistics.expanded
+        );
+    }
+}
+
 /// The default configuration on the first five tasks of each domain.
 /// Long: run with
 /// `cargo test -p pddl-search --release --test benchmarks -- --ignored --nocapture`.

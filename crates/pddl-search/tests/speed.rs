@@ -283,3 +283,54 @@ fn hff_greedy_blocks() {
         assert_eq!(r.outcome, Outcome::Solved);
     }
 }
+
+/// h_FF evaluations per CPU second on the states of a pseudo-random walk
+/// (the root `benches/search.rs` workload, without Criterion, so that it
+/// can run under callgrind). Target: ≥ 50 000/s wall clock.
+#[test]
+#[ignore = "throughput measurement; run in release"]
+fn hff_evaluation_rate_blocks20() {
+    use pddl_search::heuristics::{CostType, create};
+    use pddl_search::successor::StateSpace;
+    let t = blocks(20, 2);
+    let mut space = StateSpace::new(&t);
+    let mut state = space.initial_state();
+    let mut states = vec![state.clone()];
+    let (mut ops, mut next) = (Vec::new(), Vec::new());
+    for i in 0..200usize {
+        space.applicable(&state, &mut ops);
+        if ops.is_empty() {
+            break;
+        }
+        let op = ops[(i * 7919) % ops.len()];
+        if space.apply(&state, op, &mut next) {
+            std::mem::swap(&mut state, &mut next);
+            states.push(state.clone());
+        }
+    }
+    let mut hff = create(HeuristicKind::HFF, &t, CostType::Unit);
+    let (mut fluents, mut preferred) = (Vec::new(), Vec::new());
+    let rounds: usize = std::env::var("HFF_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(500);
+    let (start, cpu_start) = (Instant::now(), cpu_seconds());
+    let mut sum = 0u64;
+    for _ in 0..rounds {
+        for s in &states {
+            preferred.clear();
+            sum += hff
+                .evaluate(space.view(s, &mut fluents), Some(&mut preferred))
+                .expect("blocks world has no dead ends");
+        }
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().map_or(wall, |end| (end - cpu_start.unwrap_or(0.0)).max(1e-3));
+    let evaluations = (rounds * states.len()) as f64;
+    println!(
+        "h_FF blocks-20: {} evaluations, sum of h {sum}: {:.0}/s CPU, {:.0}/s wall",
+        evaluations,
+        evaluations / cpu,
+        evaluations / wall
+    );
+}

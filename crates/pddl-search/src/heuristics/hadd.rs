@@ -1,5 +1,6 @@
 //! h_add: like h_max, but precondition costs are summed (not admissible,
-//! informative for greedy search).
+//! informative for greedy search). Sees linear numeric conditions (see
+//! [`super::numeric`]).
 
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
@@ -18,7 +19,7 @@ pub struct HAdd {
 impl HAdd {
     /// For a task under a cost type.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
-        let relaxed = RelaxedTask::new(task, cost_type);
+        let relaxed = RelaxedTask::with_numeric(task, cost_type);
         let exploration = Exploration::new(&relaxed);
         HAdd {
             relaxed,
@@ -32,9 +33,7 @@ impl Heuristic for HAdd {
         let rt = &self.relaxed;
         let h = self
             .exploration
-            .run(rt, state.facts, Combine::Add, true, |o| {
-                rt.ops[o as usize].cost
-            });
+            .run(rt, state, Combine::Add, true, |o| rt.ops[o as usize].cost);
         (h != INFINITE).then_some(h)
     }
 }

@@ -33,9 +33,7 @@ impl Heuristic for HMax {
         let rt = &self.relaxed;
         let h = self
             .exploration
-            .run(rt, state.facts, Combine::Max, true, |o| {
-                rt.ops[o as usize].cost
-            });
+            .run(rt, state, Combine::Max, true, |o| rt.ops[o as usize].cost);
         (h != INFINITE).then_some(h)
     }
 }

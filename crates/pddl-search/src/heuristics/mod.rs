@@ -10,14 +10,16 @@ pub mod goal_count;
 pub mod hadd;
 pub mod hff;
 pub mod hmax;
+pub mod landmarks;
 pub mod lmcut;
+pub mod numeric;
 pub mod relaxation;
 
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
 
 use crate::options::HeuristicKind;
-use crate::state::StateView;
+use crate::state::{StateId, StateView};
 pub use relaxation::CostType;
 
 /// A state evaluator.
@@ -35,6 +37,35 @@ pub trait Heuristic {
     fn has_preferred_operators(&self) -> bool {
         false
     }
+
+    /// Evaluates the registered state `id` (whose contents are `state`).
+    /// Path-dependent heuristics (landmark count) use what the
+    /// notifications below told them about `id`; the others ignore it.
+    fn evaluate_registered(
+        &mut self,
+        _id: StateId,
+        state: StateView<'_>,
+        preferred: Option<&mut Vec<OperatorId>>,
+    ) -> Option<Cost> {
+        self.evaluate(state, preferred)
+    }
+
+    /// Path-dependent heuristics: the search registered the initial
+    /// state as `id` (called before it is evaluated).
+    fn notify_initial_state(&mut self, _id: StateId, _state: StateView<'_>) {}
+
+    /// Path-dependent heuristics: the search generated `child` (whose
+    /// contents are `state`) from `parent` by `op`; called for every
+    /// generated transition, also when `child` was registered before,
+    /// and before `child` is evaluated.
+    fn notify_transition(
+        &mut self,
+        _parent: StateId,
+        _op: OperatorId,
+        _child: StateId,
+        _state: StateView<'_>,
+    ) {
+    }
 }
 
 /// Creates a heuristic for a task, seeing operator costs through `cost_type`.
@@ -46,6 +77,10 @@ pub fn create(kind: HeuristicKind, task: &Task, cost_type: CostType) -> Box<dyn 
         HeuristicKind::HAdd => Box::new(hadd::HAdd::new(task, cost_type)),
         HeuristicKind::HFF => Box::new(hff::HFF::new(task, cost_type)),
         HeuristicKind::LmCut => Box::new(lmcut::LmCut::new(task, cost_type)),
+        // Counts landmarks (unit costs) whatever the cost type.
+        HeuristicKind::LmCount => Box::new(landmarks::lm_count::LmCount::new(task)),
+        // The greedy engines add landmark count (see `HeuristicKind::Lama`).
+        HeuristicKind::Lama => Box::new(hff::HFF::new(task, cost_type)),
     }
 }
 

@@ -11,9 +11,18 @@
 //! whose precondition is the operator's precondition plus the effect's
 //! condition; all pieces of an operator keep its `origin` so that
 //! heuristics can charge its cost once. Axioms become zero-cost relaxed
-//! operators. Deletes, negative conditions and numeric conditions and
-//! effects are ignored: the relaxation only gets easier, so h_max and
-//! LM-cut stay admissible (numeric goals are not counted either).
+//! operators. Deletes and negative conditions are ignored.
+//!
+//! Numbers depend on the heuristic:
+//! - h_max and LM-cut ([`RelaxedTask::new`]) ignore numeric conditions
+//!   and effects: the relaxation only gets easier, so they stay
+//!   admissible (numeric goals are not counted either).
+//! - h_add and h_FF ([`RelaxedTask::with_numeric`]) add linear numeric
+//!   conditions (of preconditions, effect conditions, axiom bodies and the
+//!   goal) as propositions after `TRUE`, reached by operators whose numeric
+//!   effects move them the right way, at the cost of enough repetitions
+//!   (see [`super::numeric`]); non-linear conditions are ignored. Dead ends
+//!   found this way are real ones.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -21,7 +30,8 @@ use std::collections::BinaryHeap;
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, FactId, OperatorId};
 
-use crate::state::has_fact;
+use super::numeric::NumericRelaxation;
+use crate::state::{StateView, has_fact};
 
 /// Which costs a heuristic sees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,17 +109,31 @@ pub struct RelaxedTask {
     pub ops: Vec<RelaxedOp>,
     /// Preconditions of all operators.
     pub pre_pool: Vec<u32>,
-    /// Effects of all operators.
+    /// Propositional effects of all operators.
     pub eff_pool: Vec<u32>,
     /// Per proposition, the operators having it as precondition.
     pub precondition_of: Adjacency,
-    /// Per proposition, the operators having it as effect.
+    /// Per proposition, the operators having it as propositional effect.
     pub achievers: Adjacency,
+    /// Numeric conditions as propositions `facts + 2 ..` (empty unless
+    /// built by [`RelaxedTask::with_numeric`]).
+    pub numeric: NumericRelaxation,
 }
 
 impl RelaxedTask {
-    /// Builds the relaxation of a task under a cost type.
+    /// Builds the relaxation of a task under a cost type, ignoring numeric
+    /// conditions and effects (what h_max and LM-cut use).
     pub fn new(task: &Task, cost_type: CostType) -> Self {
+        Self::build(task, cost_type, false)
+    }
+
+    /// Builds the relaxation with linear numeric conditions as
+    /// propositions (see [`super::numeric`]; what h_add and h_FF use).
+    pub fn with_numeric(task: &Task, cost_type: CostType) -> Self {
+        Self::build(task, cost_type, true)
+    }
+
+    fn build(task: &Task, cost_type: CostType, numeric: bool) -> Self {
         let facts = task.facts.len();
         let valid = |f: &FactId| (*f as usize) < facts;
         let mut rt = RelaxedTask {
@@ -119,61 +143,127 @@ impl RelaxedTask {
             eff_pool: Vec::new(),
             precondition_of: Adjacency::default(),
             achievers: Adjacency::default(),
+            numeric: NumericRelaxation::default(),
         };
         let true_prop = rt.true_prop();
-        let add_op =
-            |rt: &mut RelaxedTask, pre: &mut Vec<u32>, eff: &mut Vec<u32>, cost, origin| {
-                pre.sort_unstable();
-                pre.dedup();
-                eff.sort_unstable();
-                eff.dedup();
-                if pre.is_empty() {
-                    pre.push(true_prop);
-                }
-                let p0 = rt.pre_pool.len() as u32;
-                rt.pre_pool.extend_from_slice(pre);
-                let e0 = rt.eff_pool.len() as u32;
-                rt.eff_pool.extend_from_slice(eff);
-                rt.ops.push(RelaxedOp {
-                    pre: (p0, rt.pre_pool.len() as u32),
-                    eff: (e0, rt.eff_pool.len() as u32),
-                    cost,
-                    origin,
-                });
-            };
+        let first_numeric = rt.first_numeric_prop();
+        // Numeric conditions first: every condition must be known before
+        // operators' changes to them are recorded.
+        let mut nr = if numeric {
+            NumericRelaxation::new(task)
+        } else {
+            NumericRelaxation::default()
+        };
+        let numeric_pre = |nr: &mut NumericRelaxation, conditions| -> Vec<u32> {
+            if !numeric {
+                return Vec::new();
+            }
+            nr.conditions_of(conditions)
+                .into_iter()
+                .map(|n| first_numeric + n)
+                .collect()
+        };
+        let op_pre: Vec<Vec<u32>> = task
+            .operators
+            .iter()
+            .map(|op| numeric_pre(&mut nr, &op.precondition.numeric))
+            .collect();
+        let ce_pre: Vec<Vec<Vec<u32>>> = task
+            .operators
+            .iter()
+            .map(|op| {
+                op.conditional
+                    .iter()
+                    .map(|ce| numeric_pre(&mut nr, &ce.condition.numeric))
+                    .collect()
+            })
+            .collect();
+        let axiom_pre: Vec<Vec<u32>> = task
+            .axioms
+            .iter()
+            .map(|ax| numeric_pre(&mut nr, &ax.body.numeric))
+            .collect();
+        let goal_pre = numeric_pre(&mut nr, &task.goal.numeric);
+        nr.finish_conditions(task.fluents.len());
+
+        let add_op = |rt: &mut RelaxedTask,
+                      nr: &mut NumericRelaxation,
+                      pre: &mut Vec<u32>,
+                      eff: &mut Vec<u32>,
+                      changes: &[(u32, f64, u32)],
+                      cost,
+                      origin| {
+            pre.sort_unstable();
+            pre.dedup();
+            eff.sort_unstable();
+            eff.dedup();
+            if pre.is_empty() {
+                pre.push(true_prop);
+            }
+            let p0 = rt.pre_pool.len() as u32;
+            rt.pre_pool.extend_from_slice(pre);
+            let e0 = rt.eff_pool.len() as u32;
+            rt.eff_pool.extend_from_slice(eff);
+            rt.ops.push(RelaxedOp {
+                pre: (p0, rt.pre_pool.len() as u32),
+                eff: (e0, rt.eff_pool.len() as u32),
+                cost,
+                origin,
+            });
+            if numeric {
+                nr.add_op(changes);
+            }
+        };
         let (mut pre, mut eff) = (Vec::new(), Vec::new());
+        let mut changes = Vec::new();
         for (i, op) in task.operators.iter().enumerate() {
             let cost = cost_type.adjust(op.cost);
-            let base: Vec<u32> = op.precondition.pos.iter().copied().filter(valid).collect();
-            if !op.add.is_empty() {
+            let mut base: Vec<u32> = op.precondition.pos.iter().copied().filter(valid).collect();
+            base.extend_from_slice(&op_pre[i]);
+            if numeric {
+                changes = nr.changes_by(task, i as u32, None);
+            }
+            if !op.add.is_empty() || !changes.is_empty() {
                 pre.clone_from(&base);
                 eff.clear();
                 eff.extend(op.add.iter().copied().filter(valid));
-                add_op(&mut rt, &mut pre, &mut eff, cost, Some(i as OperatorId));
+                let origin = Some(i as OperatorId);
+                add_op(&mut rt, &mut nr, &mut pre, &mut eff, &changes, cost, origin);
             }
-            for ce in &op.conditional {
-                if ce.add.is_empty() {
+            for (c, ce) in op.conditional.iter().enumerate() {
+                if numeric {
+                    changes = nr.changes_by(task, i as u32, Some(c as u32));
+                }
+                if ce.add.is_empty() && changes.is_empty() {
                     continue;
                 }
                 pre.clone_from(&base);
                 pre.extend(ce.condition.pos.iter().copied().filter(valid));
+                pre.extend_from_slice(&ce_pre[i][c]);
                 eff.clear();
                 eff.extend(ce.add.iter().copied().filter(valid));
-                add_op(&mut rt, &mut pre, &mut eff, cost, Some(i as OperatorId));
+                let origin = Some(i as OperatorId);
+                add_op(&mut rt, &mut nr, &mut pre, &mut eff, &changes, cost, origin);
             }
         }
-        for ax in task.axioms.iter().filter(|a| valid(&a.head)) {
+        for (a, ax) in task.axioms.iter().enumerate() {
+            if !valid(&ax.head) {
+                continue;
+            }
             pre.clear();
             pre.extend(ax.body.pos.iter().copied().filter(valid));
+            pre.extend_from_slice(&axiom_pre[a]);
             eff.clear();
             eff.push(ax.head);
-            add_op(&mut rt, &mut pre, &mut eff, 0, None);
+            add_op(&mut rt, &mut nr, &mut pre, &mut eff, &[], 0, None);
         }
         pre.clear();
         pre.extend(task.goal.pos.iter().copied().filter(valid));
+        pre.extend_from_slice(&goal_pre);
         eff.clear();
         eff.push(rt.goal_prop());
-        add_op(&mut rt, &mut pre, &mut eff, 0, None);
+        add_op(&mut rt, &mut nr, &mut pre, &mut eff, &[], 0, None);
+        rt.numeric = nr;
 
         let props = rt.props();
         let ops = &rt.ops;
@@ -194,6 +284,11 @@ impl RelaxedTask {
         rt
     }
 
+    /// The proposition of numeric condition 0 (conditions follow).
+    pub fn first_numeric_prop(&self) -> u32 {
+        self.facts as u32 + 2
+    }
+
     /// The artificial goal proposition.
     pub fn goal_prop(&self) -> u32 {
         self.facts as u32
@@ -206,7 +301,7 @@ impl RelaxedTask {
 
     /// Number of propositions.
     pub fn props(&self) -> usize {
-        self.facts + 2
+        self.facts + 2 + self.numeric.conditions.len()
     }
 
     /// Preconditions of relaxed operator `o`.
@@ -223,7 +318,8 @@ impl RelaxedTask {
         &self.eff_pool[op.eff.0 as usize..op.eff.1 as usize]
     }
 
-    /// Whether proposition `p` is true in a state's fact bits.
+    /// Whether proposition `p` is true in a state's fact bits (numeric
+    /// conditions: see [`Exploration::holds`]).
     #[inline]
     pub fn holds(&self, facts: &[u64], p: u32) -> bool {
         if (p as usize) < self.facts {
@@ -246,101 +342,220 @@ pub enum Combine {
 /// Unreached.
 pub const INFINITE: Cost = Cost::MAX;
 
+/// Per relaxed operator, the exploration's running state; kept together
+/// (one cache line holds four) and reset with one copy per evaluation.
+#[derive(Clone, Copy, Debug)]
+struct OpState {
+    /// Preconditions not reached yet.
+    unsatisfied: u32,
+    /// Combined cost of the preconditions reached so far.
+    pre_cost: Cost,
+}
+
 /// Generalised Dijkstra over the relaxed task (h_max / h_add costs of all
-/// propositions, best supporters, and for each fired operator the
-/// precondition that triggered it last, i.e. a most expensive one).
+/// propositions and their best supporters).
 #[derive(Clone, Debug)]
 pub struct Exploration {
     /// Cost of each proposition ([`INFINITE`] when unreached).
     pub prop_cost: Vec<Cost>,
     /// Operator that reached each proposition most cheaply.
     pub supporter: Vec<u32>,
-    /// Per operator: its costliest precondition (valid once it fired).
-    pub last_pre: Vec<u32>,
-    /// Per operator: combined precondition cost (valid once it fired).
-    pub pre_cost: Vec<Cost>,
-    unsatisfied: Vec<u32>,
-    /// Per operator: its number of preconditions (to reset `unsatisfied`).
-    precondition_counts: Vec<u32>,
+    /// Per numeric condition: repetitions of its supporter (valid once
+    /// reached by an operator).
+    pub repetitions: Vec<Cost>,
+    /// Per numeric condition: its expression's value in the state.
+    condition_value: Vec<f64>,
+    op_state: Vec<OpState>,
+    /// `op_state` before an evaluation: all preconditions unsatisfied.
+    op_state_init: Vec<OpState>,
     queue: CostQueue,
 }
 
 impl Exploration {
     /// Buffers for a relaxed task.
     pub fn new(rt: &RelaxedTask) -> Self {
+        let op_state_init: Vec<OpState> = rt
+            .ops
+            .iter()
+            .map(|op| OpState {
+                unsatisfied: op.pre.1 - op.pre.0,
+                pre_cost: 0,
+            })
+            .collect();
         Exploration {
             prop_cost: vec![INFINITE; rt.props()],
             supporter: vec![u32::MAX; rt.props()],
-            last_pre: vec![u32::MAX; rt.ops.len()],
-            pre_cost: vec![0; rt.ops.len()],
-            unsatisfied: vec![0; rt.ops.len()],
-            precondition_counts: rt.ops.iter().map(|op| op.pre.1 - op.pre.0).collect(),
+            repetitions: vec![1; rt.numeric.conditions.len()],
+            condition_value: vec![0.0; rt.numeric.conditions.len()],
+            op_state: op_state_init.clone(),
+            op_state_init,
             queue: CostQueue::default(),
         }
     }
 
+    /// Whether proposition `p` holds in the state of the latest run.
     #[inline]
-    fn reach(&mut self, p: u32, cost: Cost, by: u32) {
-        let slot = &mut self.prop_cost[p as usize];
-        if cost < *slot {
-            *slot = cost;
-            self.supporter[p as usize] = by;
-            self.queue.push(cost, p);
+    pub fn holds(&self, rt: &RelaxedTask, facts: &[u64], p: u32) -> bool {
+        match p.checked_sub(rt.first_numeric_prop()) {
+            Some(n) => self
+                .condition_value
+                .get(n as usize)
+                .is_some_and(|&v| rt.numeric.conditions[n as usize].satisfied_by(v)),
+            None => rt.holds(facts, p),
         }
     }
 
-    /// Runs the exploration from the state's facts with operator costs
-    /// `cost(o)`; returns the goal's cost, [`INFINITE`] if unreachable.
-    /// With `stop_at_goal`, stops as soon as the goal is settled (the
-    /// costs of unsettled propositions are then upper bounds only).
+    /// Runs the exploration from the state with operator costs `cost(o)`;
+    /// returns the goal's cost, [`INFINITE`] if unreachable. With
+    /// `stop_at_goal`, stops as soon as the goal is settled (the costs of
+    /// unsettled propositions are then upper bounds only).
     pub fn run(
         &mut self,
         rt: &RelaxedTask,
-        facts: &[u64],
+        state: StateView<'_>,
         combine: Combine,
         stop_at_goal: bool,
         cost: impl Fn(u32) -> Cost,
     ) -> Cost {
-        self.prop_cost.fill(INFINITE);
-        self.queue.clear();
-        self.unsatisfied.copy_from_slice(&self.precondition_counts);
-        self.pre_cost.fill(0);
-        for (w, &word) in facts.iter().enumerate() {
+        // One monomorphised loop per combination rule keeps the hot loop
+        // free of the `match`.
+        match combine {
+            Combine::Max => self.run_with::<true>(rt, state, stop_at_goal, cost),
+            Combine::Add => self.run_with::<false>(rt, state, stop_at_goal, cost),
+        }
+    }
+
+    fn run_with<const MAX: bool>(
+        &mut self,
+        rt: &RelaxedTask,
+        state: StateView<'_>,
+        stop_at_goal: bool,
+        cost: impl Fn(u32) -> Cost,
+    ) -> Cost {
+        let Exploration {
+            prop_cost,
+            supporter,
+            repetitions,
+            condition_value,
+            op_state,
+            op_state_init,
+            queue,
+        } = self;
+        prop_cost.fill(INFINITE);
+        queue.clear();
+        op_state.copy_from_slice(op_state_init);
+        for (w, &word) in state.facts.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let p = (w * 64) as u32 + bits.trailing_zeros();
                 bits &= bits - 1;
                 if (p as usize) < rt.facts {
-                    self.reach(p, 0, u32::MAX);
+                    reach(prop_cost, supporter, queue, p, 0, u32::MAX);
                 }
             }
         }
-        self.reach(rt.true_prop(), 0, u32::MAX);
+        reach(prop_cost, supporter, queue, rt.true_prop(), 0, u32::MAX);
+        let nr = &rt.numeric;
+        let first_numeric = rt.first_numeric_prop();
+        for (n, cond) in nr.conditions.iter().enumerate() {
+            let value = cond.expr.eval(state.fluents);
+            condition_value[n] = value;
+            if cond.satisfied_by(value) {
+                reach(
+                    prop_cost,
+                    supporter,
+                    queue,
+                    first_numeric + n as u32,
+                    0,
+                    u32::MAX,
+                );
+            }
+        }
         let goal = rt.goal_prop();
-        while let Some((c, p)) = self.queue.pop() {
-            if c > self.prop_cost[p as usize] {
-                continue;
-            }
-            if p == goal && stop_at_goal {
-                break;
-            }
-            for &o in rt.precondition_of.get(p) {
-                let oi = o as usize;
-                self.pre_cost[oi] = match combine {
-                    Combine::Max => self.pre_cost[oi].max(c),
-                    Combine::Add => self.pre_cost[oi].saturating_add(c),
-                };
-                self.unsatisfied[oi] -= 1;
-                if self.unsatisfied[oi] == 0 {
-                    self.last_pre[oi] = p;
-                    let total = self.pre_cost[oi].saturating_add(cost(o));
-                    for &e in rt.eff(o) {
-                        self.reach(e, total, o);
+        let numeric_changes = !nr.changes.is_empty();
+        let mut last_cost = 0;
+        let mut released = false;
+        loop {
+            while let Some((c, p)) = queue.pop() {
+                if c > prop_cost[p as usize] {
+                    continue;
+                }
+                last_cost = c;
+                if p == goal && stop_at_goal {
+                    return c;
+                }
+                for &o in rt.precondition_of.get(p) {
+                    let op = &mut op_state[o as usize];
+                    op.pre_cost = if MAX {
+                        op.pre_cost.max(c)
+                    } else {
+                        op.pre_cost.saturating_add(c)
+                    };
+                    op.unsatisfied -= 1;
+                    if op.unsatisfied == 0 {
+                        let pre_cost = op.pre_cost;
+                        let op_cost = cost(o);
+                        let total = pre_cost.saturating_add(op_cost);
+                        for &e in rt.eff(o) {
+                            reach(prop_cost, supporter, queue, e, total, o);
+                        }
+                        if !numeric_changes {
+                            continue;
+                        }
+                        for change in nr.changes_of(o) {
+                            let n = change.condition as usize;
+                            let p = first_numeric + change.condition;
+                            if prop_cost[p as usize] <= total {
+                                continue; // reached already, at least as cheaply
+                            }
+                            let value = condition_value[n];
+                            if let Some(r) = nr.repetitions(change, value, state.fluents) {
+                                let via = pre_cost.saturating_add(op_cost.saturating_mul(r));
+                                if via < prop_cost[p as usize] {
+                                    repetitions[n] = r;
+                                    reach(prop_cost, supporter, queue, p, via, o);
+                                }
+                            }
+                        }
                     }
                 }
             }
+            if released || !nr.has_non_simple || prop_cost[goal as usize] != INFINITE {
+                break;
+            }
+            // The goal is unreached: release the conditions whose effects
+            // the repetition count cannot judge (see `numeric`), so that
+            // they never make a dead end.
+            released = true;
+            let release_cost = last_cost.saturating_add(1);
+            for (n, cond) in nr.conditions.iter().enumerate() {
+                let p = first_numeric + n as u32;
+                if !cond.simple && prop_cost[p as usize] == INFINITE {
+                    repetitions[n] = 0;
+                    reach(prop_cost, supporter, queue, p, release_cost, u32::MAX);
+                }
+            }
         }
-        self.prop_cost[goal as usize]
+        prop_cost[goal as usize]
+    }
+}
+
+/// Lowers the cost of proposition `p` to `cost` (reached by `by`) if
+/// that is an improvement, queueing it.
+#[inline(always)]
+fn reach(
+    prop_cost: &mut [Cost],
+    supporter: &mut [u32],
+    queue: &mut CostQueue,
+    p: u32,
+    cost: Cost,
+    by: u32,
+) {
+    let slot = &mut prop_cost[p as usize];
+    if cost < *slot {
+        *slot = cost;
+        supporter[p as usize] = by;
+        queue.push(cost, p);
     }
 }
 
@@ -370,16 +585,21 @@ impl CostQueue {
         self.use_heap = false;
     }
 
+    #[cold]
+    fn switch_to_heap(&mut self) {
+        self.use_heap = true;
+        for (k, bucket) in self.buckets.iter_mut().enumerate() {
+            for q in bucket.drain(..) {
+                self.heap.push(Reverse((k as Cost, q)));
+            }
+        }
+        self.in_buckets = 0;
+    }
+
     #[inline]
     pub(crate) fn push(&mut self, key: Cost, p: u32) {
         if !self.use_heap && key > MAX_BUCKET_KEY {
-            self.use_heap = true;
-            for (k, bucket) in self.buckets.iter_mut().enumerate() {
-                for q in bucket.drain(..) {
-                    self.heap.push(Reverse((k as Cost, q)));
-                }
-            }
-            self.in_buckets = 0;
+            self.switch_to_heap();
         }
         if self.use_heap {
             self.heap.push(Reverse((key, p)));

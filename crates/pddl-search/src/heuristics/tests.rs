@@ -1,13 +1,17 @@
 //! Heuristic values on hand-built tasks, computed by hand in comments.
 
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
 use pddl_ground::Task;
-use pddl_ground::task::Cost;
+use pddl_ground::task::{AssignOp, Comparison, Cost, NumEffect, NumExpr};
 
 use super::{CostType, create};
 use crate::options::HeuristicKind;
 use crate::state::StateView;
 use crate::successor::StateSpace;
 use crate::testing::{TaskBuilder, diamond};
+use crate::{NoObserver, Outcome, SearchOptions, search};
 
 fn h_init(task: &Task, kind: HeuristicKind, cost_type: CostType) -> (Option<Cost>, Vec<u32>) {
     let mut space = StateSpace::new(task);
@@ -132,4 +136,139 @@ fn axioms_are_free_relaxed_operators() {
     ] {
         assert_eq!(h_init(&t, kind, CostType::Real).0, Some(2), "{kind}");
     }
+}
+
+/// Facts 0 (start), 1 (ready), 2 (done); fluent x = 0.
+/// prep: 0 → 1; pump: pre 1, x < 10, x += 2; finish: pre 1, x ≥ 5, add 2.
+/// Goal {2}; the optimal plan prep, pump ×3, finish has 5 steps.
+fn pump_task() -> Task {
+    let mut b = TaskBuilder::new(3);
+    let x = b.fluent(0.0);
+    b.op("prep", &[0], &[1], &[0]);
+    let pump = b.op("pump", &[1], &[], &[]);
+    b.num_pre(pump, x, Comparison::Less, 10.0);
+    b.num_effect(pump, x, AssignOp::Increase, 2.0);
+    let finish = b.op("finish", &[1], &[2], &[]);
+    b.num_pre(finish, x, Comparison::GreaterEqual, 5.0);
+    b.build(&[0], &[2])
+}
+
+#[test]
+fn numeric_preconditions_cost_repetitions_of_their_achievers() {
+    let t = pump_task();
+    // h_add: ready 1; x ≥ 5 needs ⌈5/2⌉ = 3 pumps after ready: 1 + 3 = 4;
+    // finish: 1 + 4 + 1 = 6. (Ignoring numbers it was 1 + 1 = 2.)
+    assert_eq!(h_init(&t, HeuristicKind::HAdd, CostType::Real).0, Some(6));
+    // h_FF: finish, prep, pump counted 3 times: 5 = h*; only prep is
+    // applicable among them (pump needs ready). Ignoring numbers: 2.
+    assert_eq!(
+        h_init(&t, HeuristicKind::HFF, CostType::Real),
+        (Some(5), vec![0])
+    );
+    // h_max and LM-cut ignore numbers and stay admissible.
+    assert_eq!(h_init(&t, HeuristicKind::HMax, CostType::Real).0, Some(2));
+    assert_eq!(h_init(&t, HeuristicKind::LmCut, CostType::Real).0, Some(2));
+}
+
+#[test]
+fn numeric_goals_strict_comparisons_and_one_shot_assignments() {
+    // inc: x += 2 from 0. Goal x > 4: ⌊4/2⌋ + 1 = 3 steps; x ≥ 4: 2 steps.
+    for (cmp, expected) in [(Comparison::Greater, 3), (Comparison::GreaterEqual, 2)] {
+        let mut b = TaskBuilder::new(1);
+        let x = b.fluent(0.0);
+        let inc = b.op("inc", &[], &[], &[]);
+        b.num_effect(inc, x, AssignOp::Increase, 2.0);
+        b.num_goal(x, cmp, 4.0);
+        let t = b.build(&[], &[]);
+        assert_eq!(
+            h_init(&t, HeuristicKind::HFF, CostType::Unit),
+            (Some(expected), vec![inc]),
+            "{cmp:?}"
+        );
+        assert_eq!(
+            h_init(&t, HeuristicKind::HAdd, CostType::Unit).0,
+            Some(expected)
+        );
+    }
+    // fill: x := 5 reaches x ≥ 3 once; small: x := 1 never does (repeating
+    // an assignment does not help), so fill is the supporter.
+    let mut b = TaskBuilder::new(1);
+    let x = b.fluent(0.0);
+    let small = b.op_cost("small", &[], &[], &[], 1);
+    b.num_effect(small, x, AssignOp::Assign, 1.0);
+    let fill = b.op_cost("fill", &[], &[], &[], 4);
+    b.num_effect(fill, x, AssignOp::Assign, 5.0);
+    b.num_goal(x, Comparison::GreaterEqual, 3.0);
+    let t = b.build(&[], &[]);
+    assert_eq!(
+        h_init(&t, HeuristicKind::HFF, CostType::Real),
+        (Some(4), vec![fill])
+    );
+}
+
+#[test]
+fn numeric_dead_ends_only_when_provable() {
+    // Simple condition: x only ever decreases, x ≥ 1 is unreachable.
+    let mut b = TaskBuilder::new(1);
+    let x = b.fluent(0.0);
+    let dec = b.op("dec", &[], &[], &[]);
+    b.num_effect(dec, x, AssignOp::Decrease, 1.0);
+    b.num_goal(x, Comparison::GreaterEqual, 1.0);
+    let t = b.build(&[], &[]);
+    assert_eq!(h_init(&t, HeuristicKind::HFF, CostType::Unit).0, None);
+    assert_eq!(h_init(&t, HeuristicKind::HAdd, CostType::Unit).0, None);
+    // x := y, y += 1: no single step raises x now (y = 0), but the plan
+    // inc-y, copy reaches x ≥ 1. The assignment makes the condition not
+    // simple: it is released, never a dead end.
+    let mut b = TaskBuilder::new(1);
+    let x = b.fluent(0.0);
+    let y = b.fluent(0.0);
+    let inc = b.op("inc-y", &[], &[], &[]);
+    b.num_effect(inc, y, AssignOp::Increase, 1.0);
+    let copy = b.op("copy", &[], &[], &[]);
+    let mut t = {
+        b.num_goal(x, Comparison::GreaterEqual, 1.0);
+        b.build(&[], &[])
+    };
+    t.operators[copy as usize].numeric.push(NumEffect {
+        op: AssignOp::Assign,
+        fluent: x,
+        expr: NumExpr::Fluent(y),
+    });
+    assert!(h_init(&t, HeuristicKind::HFF, CostType::Unit).0.is_some());
+    assert!(h_init(&t, HeuristicKind::HAdd, CostType::Unit).0.is_some());
+}
+
+#[test]
+fn numeric_aware_hff_guides_greedy_search_to_numeric_goals() {
+    // Four counters in 0..=20, each raised and lowered by one; goal: all
+    // at least 10. Ignoring numbers h_FF is 0 everywhere (blind search
+    // over 21⁴ states); numeric h_FF is exact here: 40 at the start.
+    let mut b = TaskBuilder::new(1);
+    for _ in 0..4 {
+        let x = b.fluent(0.0);
+        let up = b.op("up", &[], &[], &[]);
+        b.num_pre(up, x, Comparison::Less, 20.0);
+        b.num_effect(up, x, AssignOp::Increase, 1.0);
+        let down = b.op("down", &[], &[], &[]);
+        b.num_pre(down, x, Comparison::Greater, 0.0);
+        b.num_effect(down, x, AssignOp::Decrease, 1.0);
+        b.num_goal(x, Comparison::GreaterEqual, 10.0);
+    }
+    let t = b.build(&[], &[]);
+    assert_eq!(h_init(&t, HeuristicKind::HFF, CostType::Unit).0, Some(40));
+    let options = SearchOptions {
+        time_limit: Some(Duration::from_secs(10)),
+        // The first search alone: restarts would add their own expansions.
+        improve_plans: false,
+        ..SearchOptions::satisficing_default()
+    };
+    let r = search(&t, &options, &AtomicBool::new(false), &mut NoObserver);
+    assert_eq!(r.outcome, Outcome::Solved);
+    assert_eq!(r.plan.map(|p| p.cost), Some(40));
+    assert!(
+        r.statistics.expanded <= 100,
+        "expanded {}",
+        r.statistics.expanded
+    );
 }

@@ -51,8 +51,10 @@ pub struct EagerParams {
 
 /// Runs an eager best-first search with the given open list. With
 /// several heuristics (greedy search only), the open list gets one key
-/// per heuristic, the first supplies preferred operators and `h`, and a
-/// state is a dead end when any of them says so.
+/// per heuristic, the first supplies `h`, every one that has them
+/// supplies preferred operators, and a state is a dead end when any of
+/// them says so. Path-dependent heuristics are told of the initial state
+/// and of every transition before the new state is evaluated.
 pub fn run<O: OpenList<StateId>>(
     space: &mut StateSpace<'_>,
     heuristics: &mut [&mut dyn Heuristic],
@@ -82,9 +84,13 @@ pub fn run<O: OpenList<StateId>>(
     };
     let mut keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
     let mut best: Vec<Cost> = vec![Cost::MAX; heuristics.len()];
+    for h in heuristics.iter_mut() {
+        h.notify_initial_state(init_id, space.view(&init, &mut fluents));
+    }
     if evaluate(
         space,
         heuristics,
+        init_id,
         &init,
         &mut fluents,
         params.priority,
@@ -139,14 +145,18 @@ pub fn run<O: OpenList<StateId>>(
         expansion += 1;
         if params.preferred {
             // Preferred operators of the expanded state (as Fast Downward,
-            // recomputed at expansion rather than stored per state).
+            // recomputed at expansion rather than stored per state), from
+            // every heuristic that has them.
             preferred_ops.clear();
-            monitor.stats.evaluated += 1;
-            if let Some(h) = heuristics.first_mut() {
-                h.evaluate(
-                    space.view(registry.get(id), &mut fluents),
-                    Some(&mut preferred_ops),
-                );
+            for h in heuristics.iter_mut() {
+                if h.has_preferred_operators() {
+                    monitor.stats.evaluated += 1;
+                    h.evaluate_registered(
+                        id,
+                        space.view(registry.get(id), &mut fluents),
+                        Some(&mut preferred_ops),
+                    );
+                }
             }
             for &o in &preferred_ops {
                 preferred_stamp[o as usize] = expansion;
@@ -165,11 +175,17 @@ pub fn run<O: OpenList<StateId>>(
             let Some((sid, new)) = registry.insert(&succ) else {
                 return IterationResult::stopped(Outcome::MemoryLimit);
             };
+            // Path-dependent heuristics learn of every transition, also
+            // to states seen before.
+            for h in heuristics.iter_mut() {
+                h.notify_transition(id, op, sid, space.view(&succ, &mut fluents));
+            }
             let is_preferred = params.preferred && preferred_stamp[op as usize] == expansion;
             if new {
                 let Some(progress) = evaluate(
                     space,
                     heuristics,
+                    sid,
                     &succ,
                     &mut fluents,
                     params.priority,
@@ -240,13 +256,14 @@ fn keys_h(keys: &[Key]) -> Cost {
     keys.first().map_or(0, |k| k[1])
 }
 
-/// Evaluates a state with every heuristic, filling one key per heuristic
+/// Evaluates registered state `id` (contents `packed`) with every heuristic, filling one key per heuristic
 /// (`[priority, h]`); `None` for a dead end, otherwise whether some
 /// heuristic reached a new best value.
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     space: &StateSpace<'_>,
     heuristics: &mut [&mut dyn Heuristic],
+    id: StateId,
     packed: &[u64],
     fluents: &mut Vec<f64>,
     priority: Priority,
@@ -258,7 +275,7 @@ fn evaluate(
     let mut progress = false;
     for (i, h) in heuristics.iter_mut().enumerate() {
         monitor.stats.evaluated += 1;
-        let v = h.evaluate(space.view(packed, fluents), None)?;
+        let v = h.evaluate_registered(id, space.view(packed, fluents), None)?;
         keys[i] = priority.key(g, v);
         keys[i][1] = v;
         if v < best[i] {

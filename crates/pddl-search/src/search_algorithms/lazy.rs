@@ -5,8 +5,10 @@
 //! alternation open list favours, boosted on every new best h, and are
 //! pushed first so that they win ties. With several heuristics (e.g.
 //! h_FF and goal count, LAMA-style), each has its own lists in the
-//! alternation; the first one supplies the preferred operators, a state is
-//! a dead end when any of them says so, and progress on any of them boosts.
+//! alternation; every one supplies preferred operators (LAMA: h_FF's and
+//! landmark count's), a state is a dead end when any of them says so, and
+//! progress on any of them boosts. Path-dependent heuristics are told of
+//! every transition before the new state is evaluated.
 
 use pddl_ground::task::{Cost, OperatorId};
 
@@ -45,6 +47,16 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
         let Some((id, new)) = registry.insert(&succ) else {
             return IterationResult::stopped(Outcome::MemoryLimit);
         };
+        // Path-dependent heuristics learn of every transition, also to
+        // states seen before.
+        for h in heuristics.iter_mut() {
+            let view = space.view(&succ, &mut fluents);
+            if parent == NO_PARENT {
+                h.notify_initial_state(id, view);
+            } else {
+                h.notify_transition(parent, via, id, view);
+            }
+        }
         if new {
             nodes.push(Node {
                 parent,
@@ -65,8 +77,8 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
             let mut progress = false;
             for (i, h) in heuristics.iter_mut().enumerate() {
                 monitor.stats.evaluated += 1;
-                let pref = (preferred && i == 0).then_some(&mut preferred_ops);
-                match h.evaluate(space.view(&succ, &mut fluents), pref) {
+                let pref = preferred.then_some(&mut preferred_ops);
+                match h.evaluate_registered(id, space.view(&succ, &mut fluents), pref) {
                     None => {
                         dead_end = true;
                         break;
