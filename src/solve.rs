@@ -114,23 +114,45 @@ pub fn solve_files(
     })
 }
 
+impl Solution {
+    /// The value of the problem's `:metric` at the end of the plan found,
+    /// `None` without a plan or a metric. The ground task gives it where
+    /// it can; a metric it cannot express (`total-time`) is evaluated by
+    /// the independent validator on the lifted model.
+    pub fn metric_value(&self) -> Option<f64> {
+        let plan = self.result.plan.as_ref()?;
+        self.checked.problem.metric.as_ref()?;
+        pddl_search::metric_value(&self.task, plan).or_else(|| {
+            validate_plan(&self.checked, &self.task, plan)
+                .ok()?
+                .metric
+                .map(|m| m.value)
+        })
+    }
+
+    /// The plan found in the IPC format (see [`plan_text`]).
+    pub fn plan_text(&self) -> Option<String> {
+        let plan = self.result.plan.as_ref()?;
+        Some(plan_text(&self.task, plan, self.metric_value()))
+    }
+}
+
 /// The plan in the IPC format: one `(action arg ...)` per line, then
-/// `; cost = N (unit cost|general cost)`. N is the sum of operator costs,
-/// or the metric's value when the metric could not become operator costs.
-pub fn plan_text(task: &Task, plan: &Plan) -> String {
+/// `; cost = N (unit cost|general cost)`. N is `metric_value` where the
+/// problem has a metric (it differs from the operator costs by the
+/// metric's initial value, or entirely when the metric could not become
+/// operator costs; validators compare the two), else the sum of operator
+/// costs.
+pub fn plan_text(task: &Task, plan: &Plan, metric_value: Option<f64>) -> String {
     let mut text = String::new();
     for &op in &plan.operators {
         text.push_str(&task.operators[op as usize].plan_line());
         text.push('\n');
     }
-    // The cost line states the metric's value where there is a metric (it
-    // differs from the operator costs by the metric's initial value, or
-    // entirely when the metric could not become operator costs):
-    // validators compare the two.
     let general =
         task.has_general_costs() || matches!(task.cost_model, CostModel::NotOptimised { .. });
     let kind = if general { "general cost" } else { "unit cost" };
-    match pddl_search::metric_value(task, plan) {
+    match metric_value {
         Some(value) if value.fract() == 0.0 && value.abs() < 1e15 => {
             text.push_str(&format!("; cost = {} ({kind})\n", value as i64))
         }

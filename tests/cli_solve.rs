@@ -174,3 +174,44 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A metric over `total-time` cannot become operator costs: the plan's
+/// cost line states the metric's value, so the plan validates as printed,
+/// and optimality is not claimed.
+#[test]
+fn total_time_metric_is_reported_and_the_plan_validates() {
+    let dir = tempdir("total-time");
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    let plan_file = dir.join("plan.txt");
+    std::fs::write(
+        &domain,
+        "(define (domain walk) (:requirements :strips :numeric-fluents)
+           (:predicates (at ?p) (road ?a ?b)) (:functions (fuel-used))
+           (:action go :parameters (?a ?b) :precondition (and (at ?a) (road ?a ?b))
+             :effect (and (not (at ?a)) (at ?b) (increase (fuel-used) 7))))",
+    )
+    .unwrap();
+    std::fs::write(
+        &problem,
+        "(define (problem two-steps) (:domain walk) (:objects a b c)
+           (:init (at a) (road a b) (road b c) (= (fuel-used) 0))
+           (:goal (at c)) (:metric minimize (+ (* 10 (total-time)) (fuel-used))))",
+    )
+    .unwrap();
+    let (domain, problem) = (domain.to_str().unwrap(), problem.to_str().unwrap());
+    let (status, stdout, stderr) = run(&[domain, problem, "-q", "--json"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["metric_value"].as_f64(), Some(34.0), "{stdout}");
+    assert_eq!(report["optimal"], false, "{stdout}");
+    let (status, _, stderr) = run(&[domain, problem, "-q", "-o", plan_file.to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let written = std::fs::read_to_string(&plan_file).unwrap();
+    assert!(
+        written.ends_with("; cost = 34 (general cost)\n"),
+        "{written}"
+    );
+    let (status, stdout, stderr) = run(&["validate", domain, problem, plan_file.to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{stdout}{stderr}");
+}

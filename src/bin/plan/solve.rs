@@ -4,9 +4,8 @@ use planner::exit;
 use planner::ground::task::CostModel;
 use planner::search::{
     Engine, HeuristicKind, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchOptions,
-    metric_value,
 };
-use planner::solve::{Solution, plan_text, solve_files};
+use planner::solve::{Solution, solve_files};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -92,8 +91,7 @@ pub fn run(args: SolveArgs) -> i32 {
     } else {
         print_summary(&solution, args.quiet);
     }
-    if let Some(plan) = &solution.result.plan {
-        let text = plan_text(&solution.task, plan);
+    if let Some(text) = solution.plan_text() {
         match &args.output {
             Some(path) => {
                 if let Err(e) = std::fs::write(path, &text) {
@@ -212,7 +210,7 @@ fn print_summary(solution: &Solution, quiet: bool) {
             plan.operators.len(),
             plan.cost
         );
-        if let Some(value) = metric_value(&solution.task, plan) {
+        if let Some(value) = solution.metric_value() {
             eprintln!("metric value: {value}");
         }
     }
@@ -229,7 +227,7 @@ fn json_report(solution: &Solution) -> serde_json::Value {
         "cost": plan.map(|p| p.cost),
         "general_cost": solution.task.has_general_costs(),
         "optimal": result.proven_optimal,
-        "metric_value": plan.and_then(|p| metric_value(&solution.task, p)),
+        "metric_value": solution.metric_value(),
         "expanded": stats.expanded,
         "generated": stats.generated,
         "evaluated": stats.evaluated,
