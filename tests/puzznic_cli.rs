@@ -26,7 +26,8 @@ fn problem_prints_the_pddl() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert!(text.contains("(define (problem puzznic-chain)"));
-    assert!(text.contains("(has r2-c4 tile-a)"));
+    assert!(text.contains("(at tile-a-1 r2-c4)"));
+    assert!(text.contains("(same-kind tile-b-1 tile-b-2)"));
     assert!(text.contains("(:metric minimize (total-cost))"));
 }
 
@@ -45,12 +46,6 @@ fn malformed_levels_are_located() {
             "#####\n#a.a#\n## ##\n",
             "open.txt:2:3",
             "outside the walls",
-        ),
-        (
-            "single.txt",
-            "######\n#a.bb#\n######\n",
-            "single.txt:2:2",
-            "only one tile of type `a`",
         ),
         ("empty.txt", "; nothing here\n", "empty.txt:", "empty level"),
     ];
@@ -185,4 +180,35 @@ fn simulator_solve_and_tiled_input() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(Path::new(&dir.join("config.json")).exists());
+}
+
+/// A kind with a single tile makes a level unsolvable: reported before any
+/// search, with exit status 4, naming the type and its cell.
+#[test]
+fn a_lone_tile_is_reported_unsolvable_before_searching() {
+    let dir = temp_dir("lone");
+    let path = dir.join("single.txt");
+    std::fs::write(&path, "######\n#a.bb#\n######\n").expect("write");
+    for extra in [&[][..], &["--optimal"][..], &["--simulator"][..]] {
+        let out = plan()
+            .args(["puzznic", "solve"])
+            .args(extra)
+            .arg(&path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(4), "{extra:?}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(
+            text.contains("; unsolvable: only one tile of type `a` (at row 2 col 2)"),
+            "{text}"
+        );
+        assert!(!text.contains("expanded"), "no search ran: {text}");
+    }
+    // The level is still well formed: its PDDL problem can be written.
+    let out = plan()
+        .args(["puzznic", "problem"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
 }

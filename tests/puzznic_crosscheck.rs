@@ -70,21 +70,47 @@ impl<'a> Replay<'a> {
         for p in template.playfield().collect::<Vec<_>>() {
             board.set(p, Cell::Empty);
         }
+        let tiles = puzznic::tile_objects(template);
+        let mut empty_cells = BTreeSet::new();
         for (fact, atom) in self.task.facts.iter().enumerate() {
-            if atom.predicate == "has" && self.state[fact] {
-                let pos = puzznic::problem::parse_cell_name(&atom.args[0]).expect("cell name");
-                let kind = template
-                    .kinds()
-                    .iter()
-                    .position(|&c| puzznic::problem::kind_name(c) == atom.args[1])
-                    .expect("kind name");
-                assert_eq!(board.at(pos), Cell::Empty, "two tiles at {pos}");
-                board.set(pos, Cell::Tile(kind as u8));
+            if !self.state[fact] {
+                continue;
             }
-            if atom.predicate == "empty" && self.state[fact] {
+            if atom.predicate == "at" {
+                let pos = puzznic::problem::parse_cell_name(&atom.args[1]).expect("cell name");
+                let tile = tiles
+                    .iter()
+                    .find(|t| t.name == atom.args[0])
+                    .expect("tile name");
+                assert_eq!(board.at(pos), Cell::Empty, "two tiles at {pos}");
+                board.set(pos, Cell::Tile(tile.kind));
+            }
+            if atom.predicate == "empty" {
                 let pos = puzznic::problem::parse_cell_name(&atom.args[0]).expect("cell name");
                 assert!(template.at(pos).is_playfield());
+                empty_cells.insert(pos);
             }
+            if atom.predicate == "gone" {
+                let tile = tiles
+                    .iter()
+                    .find(|t| t.name == atom.args[0])
+                    .expect("tile name");
+                let placed =
+                    self.task.facts.iter().enumerate().any(|(f, a)| {
+                        self.state[f] && a.predicate == "at" && a.args[0] == tile.name
+                    });
+                assert!(!placed, "{} is gone and placed", tile.name);
+            }
+        }
+        // `empty` must describe the board exactly (cells no tile can reach
+        // are not objects of the problem).
+        for p in template.playfield() {
+            if matches!(board.at(p), Cell::Tile(_)) {
+                assert!(!empty_cells.contains(&p), "{p} holds a tile and is empty");
+            }
+        }
+        for &p in &empty_cells {
+            assert_eq!(board.at(p), Cell::Empty, "{p} is empty and holds a tile");
         }
         board
     }
@@ -129,12 +155,11 @@ impl<'a> Replay<'a> {
             .collect()
     }
 
-    fn push(&mut self, mv: Move, board: &Board) {
-        let line = puzznic::problem::move_action(board, mv).expect("a tile to push");
+    fn push(&mut self, mv: Move) {
         let op = self
             .applicable()
             .into_iter()
-            .find(|o| o.plan_line() == line)
+            .find(|o| puzznic::problem::action_move(&o.name, &o.args) == Some(mv))
             .expect("push applicable");
         self.apply(op);
     }
@@ -193,7 +218,7 @@ fn cross_check(name: &str, level: &Level, rounds: usize, length: usize, seed: u6
                 break;
             }
             let mv = legal[random(legal.len())];
-            replay.push(mv, &board);
+            replay.push(mv);
             let pushed = board.pushed(mv).expect("legal");
             let sim_boards: Vec<Board> = Physics::new(pushed.clone()).map(|(_, b)| b).collect();
             let mut pddl_boards = vec![replay.board(template)];

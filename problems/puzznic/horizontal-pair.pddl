@@ -8,16 +8,23 @@
   (:domain puzznic)
   (:objects
     r2-c2 r2-c3 r2-c4 - cell
-    tile-a - kind)
+    tile-a-1 tile-a-2 - pair-tile
+  )
   (:init
     (falling)
     (= (total-cost) 0)
     (right-of r2-c2 r2-c3)
     (right-of r2-c3 r2-c4)
-    (has r2-c2 tile-a)
+    (adjacent r2-c2 r2-c3)
+    (adjacent r2-c3 r2-c2)
+    (adjacent r2-c3 r2-c4)
+    (adjacent r2-c4 r2-c3)
+    (same-kind tile-a-1 tile-a-2)
+    (same-kind tile-a-2 tile-a-1)
+    (at tile-a-1 r2-c2)
+    (at tile-a-2 r2-c4)
     (empty r2-c3)
-    (has r2-c4 tile-a)
   )
   (:goal (and
-    (empty r2-c2) (empty r2-c3) (empty r2-c4)))
+    (gone tile-a-1) (gone tile-a-2)))
   (:metric minimize (total-cost)))

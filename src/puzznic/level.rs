@@ -140,6 +140,21 @@ impl Board {
         counts
     }
 
+    /// The tiles that are the only one of their kind, as (character,
+    /// position), in reading order. While any is left, the board can never
+    /// be cleared: a tile vanishes only next to another of its kind.
+    pub fn lone_tiles(&self) -> Vec<(char, Position)> {
+        let counts = self.kind_counts();
+        self.playfield()
+            .filter_map(|p| match self.at(p) {
+                Cell::Tile(k) if counts.get(k as usize) == Some(&1) => {
+                    Some((self.cell_char(Cell::Tile(k)), p))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Number of tiles on the board.
     pub fn tile_count(&self) -> usize {
         self.cells
@@ -293,8 +308,9 @@ pub fn parse_level(file: &SourceFile) -> Result<Level, Vec<Diagnostic>> {
 }
 
 /// Numbers the kinds and checks the board: not empty, not too large,
-/// enclosed, and no kind with a single tile. `end` locates errors about
-/// the level as a whole.
+/// enclosed. A kind with a single tile is no syntax error: such a level is
+/// well formed but unsolvable ([`Board::lone_tiles`]), which the solver
+/// reports as such. `end` locates errors about the level as a whole.
 pub(crate) fn build_level(
     comments: Vec<String>,
     rows: Vec<Vec<SourcedCell>>,
@@ -373,22 +389,6 @@ pub(crate) fn build_level(
                     .with_note("the playfield must be enclosed by `#` on both sides and below"),
                 );
             }
-        }
-    }
-    for &kind in &kinds {
-        let mut tiles = rows
-            .iter()
-            .flatten()
-            .filter(|c| c.cell == RawCell::Tile(kind));
-        if let (Some(only), None) = (tiles.next(), tiles.next()) {
-            errors.push(
-                Diagnostic::error(
-                    format!("only one tile of type `{kind}`: the level can never be cleared"),
-                    only.span,
-                )
-                .with_label("the single tile of its type")
-                .with_note("a tile vanishes only next to another tile of its type"),
-            );
         }
     }
     if !errors.is_empty() {
@@ -470,10 +470,14 @@ mod tests {
     }
 
     #[test]
-    fn single_tile_and_empty_levels_are_rejected() {
-        let errors = parse("#####\n#a.b#\n#####\n").unwrap_err();
-        assert_eq!(errors.len(), 2);
-        assert!(errors[0].message.contains("only one tile of type `a`"));
+    fn empty_levels_are_rejected_and_lone_tiles_found() {
+        let level = parse("######\n#a.bc#\n#.cb##\n######\n").expect("well formed");
+        assert_eq!(
+            level.board.lone_tiles(),
+            [('a', Position { row: 1, col: 1 })]
+        );
+        let level = parse("#####\n#a.a#\n#####\n").expect("well formed");
+        assert_eq!(level.board.lone_tiles(), []);
         assert!(
             parse("; nothing\n").unwrap_err()[0]
                 .message

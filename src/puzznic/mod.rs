@@ -16,12 +16,14 @@ pub mod solve;
 pub mod tiled;
 
 pub use level::{Board, Cell, Level, Position, parse_level};
-pub use problem::{parse_plan_moves, problem_name, problem_pddl};
+pub use problem::{TileObject, parse_plan_moves, problem_name, problem_pddl, tile_objects};
 pub use simulator::{
     BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, solve_bfs,
 };
 pub use simulator::{Frame, ReplayError, replay};
-pub use solve::{LevelPlan, PlanLevelError, ground_level, plan_level};
+pub use solve::{
+    LevelPlan, PlanLevelError, ground_level, optimal_options, plan_level, satisficing_options,
+};
 pub use tiled::{TiledConfig, parse_tiled};
 
 use crate::input::{InputError, read_source};

@@ -2,8 +2,8 @@
 //! from plan lines.
 //!
 //! Cells are named `rROW-cCOL` (1-based, as rows and columns are counted
-//! in the level file), kinds `tile-CHAR` (`tile-cap-a` for an upper-case
-//! `A`, since PDDL names are case-insensitive).
+//! in the level file), tiles `tile-CHAR-N` (`tile-cap-a-2` for the second
+//! upper-case `A` in reading order, since PDDL names are case-insensitive).
 
 use super::level::{Board, Cell, Level, Position};
 use super::simulator::{Direction, Move};
@@ -35,21 +35,49 @@ pub fn kind_name(ch: char) -> String {
     }
 }
 
-/// The PDDL action of a player move: `(push-left r3-c4 r3-c3 tile-7)`.
-/// `None` if the move pushes no tile.
-pub fn move_action(board: &Board, mv: Move) -> Option<String> {
-    let Cell::Tile(kind) = board.at(mv.from) else {
-        return None;
-    };
-    let to = mv.to()?;
-    let kind = board.kinds().get(kind as usize)?;
-    Some(format!(
-        "(push-{} {} {} {})",
-        mv.direction.word(),
-        cell_name(mv.from),
-        cell_name(to),
-        kind_name(*kind)
-    ))
+/// A tile object of the problem: its PDDL name, its starting cell and
+/// its kind (an index into [`Board::kinds`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileObject {
+    /// `tile-a-1`: the kind's name and a number counting that kind's
+    /// tiles in reading order from 1.
+    pub name: String,
+    /// Where the tile starts.
+    pub start: Position,
+    /// Its kind.
+    pub kind: u8,
+}
+
+/// The PDDL subtype of `tile` for a tile whose kind has `count` tiles:
+/// `triple-tile` for exactly three (they clear only all at once),
+/// `pair-tile` otherwise.
+fn tile_type(count: usize) -> &'static str {
+    if count == 3 {
+        "triple-tile"
+    } else {
+        "pair-tile"
+    }
+}
+
+/// The tile objects of a board, in reading order.
+pub fn tile_objects(board: &Board) -> Vec<TileObject> {
+    let mut counts = vec![0usize; board.kinds().len()];
+    let mut tiles = Vec::new();
+    for start in board.playfield() {
+        if let Cell::Tile(kind) = board.at(start) {
+            let Some(count) = counts.get_mut(kind as usize) else {
+                continue;
+            };
+            *count += 1;
+            let ch = board.kinds().get(kind as usize).copied().unwrap_or('?');
+            tiles.push(TileObject {
+                name: format!("{}-{count}", kind_name(ch)),
+                start,
+                kind,
+            });
+        }
+    }
+    tiles
 }
 
 /// The player move of a ground action, `None` for the physics actions
@@ -165,7 +193,10 @@ pub fn problem_name(stem: &str) -> String {
     format!("puzznic-{clean}")
 }
 
-/// The PDDL problem of a level for `domains/puzznic/domain.pddl`.
+/// The PDDL problem of a level for `domains/puzznic/domain.pddl`: one
+/// object per reachable cell and per tile (`triple-tile` when its kind has
+/// exactly three tiles, `pair-tile` otherwise), static adjacency and
+/// same-kind facts, and the goal that every tile is gone.
 pub fn problem_pddl(level: &Level, name: &str) -> String {
     let board = &level.board;
     let cells = reachable_cells(board);
@@ -189,9 +220,21 @@ pub fn problem_pddl(level: &Level, name: &str) -> String {
             let _ = writeln!(out, "    {} - cell", names.join(" "));
         }
     }
-    let kinds: Vec<String> = board.kinds().iter().map(|&c| kind_name(c)).collect();
-    let _ = writeln!(out, "    {} - kind)", kinds.join(" "));
-    out.push_str("  (:init\n    (falling)\n    (= (total-cost) 0)\n");
+    let tiles = tile_objects(board);
+    let counts = board.kind_counts();
+    let tile_type_of =
+        |t: &TileObject| tile_type(counts.get(t.kind as usize).copied().unwrap_or(0));
+    for wanted in ["pair-tile", "triple-tile"] {
+        let names: Vec<&str> = tiles
+            .iter()
+            .filter(|t| tile_type_of(t) == wanted)
+            .map(|t| t.name.as_str())
+            .collect();
+        for chunk in names.chunks(8) {
+            let _ = writeln!(out, "    {} - {wanted}", chunk.join(" "));
+        }
+    }
+    out.push_str("  )\n  (:init\n    (falling)\n    (= (total-cost) 0)\n");
     for &p in &cells {
         let right = Position {
             row: p.row,
@@ -209,20 +252,44 @@ pub fn problem_pddl(level: &Level, name: &str) -> String {
         }
     }
     for &p in &cells {
-        match board.at(p) {
-            Cell::Tile(k) => {
-                let kind = board.kinds().get(k as usize).copied().unwrap_or('?');
-                let _ = writeln!(out, "    (has {} {})", cell_name(p), kind_name(kind));
-            }
-            _ => {
-                let _ = writeln!(out, "    (empty {})", cell_name(p));
+        let neighbours = [
+            p.row.checked_sub(1).map(|row| Position { row, col: p.col }),
+            Some(Position {
+                row: p.row + 1,
+                col: p.col,
+            }),
+            p.col.checked_sub(1).map(|col| Position { row: p.row, col }),
+            Some(Position {
+                row: p.row,
+                col: p.col + 1,
+            }),
+        ];
+        for q in neighbours.into_iter().flatten() {
+            if cells.contains(&q) {
+                let _ = writeln!(out, "    (adjacent {} {})", cell_name(p), cell_name(q));
             }
         }
     }
+    for s in &tiles {
+        for t in tiles
+            .iter()
+            .filter(|t| t.kind == s.kind && t.name != s.name)
+        {
+            let _ = writeln!(out, "    (same-kind {} {})", s.name, t.name);
+        }
+    }
+    for t in &tiles {
+        let _ = writeln!(out, "    (at {} {})", t.name, cell_name(t.start));
+    }
+    for &p in &cells {
+        if !matches!(board.at(p), Cell::Tile(_)) {
+            let _ = writeln!(out, "    (empty {})", cell_name(p));
+        }
+    }
     out.push_str("  )\n  (:goal (and");
-    for (i, &p) in cells.iter().enumerate() {
-        out.push_str(if i % 8 == 0 { "\n    " } else { " " });
-        let _ = write!(out, "(empty {})", cell_name(p));
+    for (i, t) in tiles.iter().enumerate() {
+        out.push_str(if i % 6 == 0 { "\n    " } else { " " });
+        let _ = write!(out, "(gone {})", t.name);
     }
     out.push_str("))\n  (:metric minimize (total-cost)))\n");
     out
@@ -242,6 +309,15 @@ mod tests {
         assert_eq!(parse_cell_name("r0-c4"), None);
         assert_eq!(kind_name('A'), "tile-cap-a");
         assert_eq!(kind_name('7'), "tile-7");
+        let level = parse_level(&SourceFile::new("t", "#####\n#A.7#\n#7#A#\n#####\n")).unwrap();
+        let names: Vec<String> = tile_objects(&level.board)
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(
+            names,
+            ["tile-cap-a-1", "tile-7-1", "tile-7-2", "tile-cap-a-2"]
+        );
     }
 
     #[test]
@@ -255,13 +331,32 @@ mod tests {
         let pddl = problem_pddl(&level, "p");
         assert!(pddl.contains("(below r3-c2 r4-c2)"));
         assert!(pddl.contains("(right-of r3-c3 r3-c4)"));
-        assert!(pddl.contains("(has r4-c4 tile-a)"));
+        assert!(pddl.contains("(at tile-a-2 r4-c4)"));
+        assert!(pddl.contains("(same-kind tile-a-1 tile-a-2)"));
+        assert!(pddl.contains("(same-kind tile-a-2 tile-a-1)"));
+        assert!(pddl.contains("(gone tile-a-1) (gone tile-a-2)"));
         assert!(!pddl.contains("r2-c2"));
+        assert!(pddl.contains("(adjacent r3-c2 r4-c2)"));
+        assert!(pddl.contains("(adjacent r4-c2 r3-c2)"));
+        assert!(pddl.contains("tile-a-1 tile-a-2 - pair-tile"));
+        assert!(!pddl.contains("triple-tile"));
+    }
+
+    #[test]
+    fn tiles_of_three_tile_kinds_are_typed_apart() {
+        let level = parse_level(&SourceFile::new(
+            "t",
+            "#######\n#b.b.b#\n#aa.cc#\n#######\n",
+        ))
+        .unwrap();
+        let pddl = problem_pddl(&level, "p");
+        assert!(pddl.contains("tile-a-1 tile-a-2 tile-c-1 tile-c-2 - pair-tile"));
+        assert!(pddl.contains("tile-b-1 tile-b-2 tile-b-3 - triple-tile"));
     }
 
     #[test]
     fn plan_moves_are_read_back() {
-        let plan = "; cost = 2\n(gravity-step)\n(push-left r3-c4 r3-c3 tile-7)\n0: (PUSH-RIGHT r2-c2 r2-c3 tile-a) [1]\n(vanish)\n";
+        let plan = "; cost = 2\n(gravity-step)\n(push-left r3-c4 r3-c3 tile-7-2)\n0: (PUSH-RIGHT r2-c2 r2-c3 tile-a-1) [1]\n(vanish)\n";
         let moves = parse_plan_moves(plan).unwrap();
         assert_eq!(moves.len(), 2);
         assert_eq!(moves[0].to_string(), "move tile at row 3 col 4 left");
