@@ -6,7 +6,6 @@ use planner::puzznic::{self, BfsOutcome, Level};
 use planner::search::{Outcome, SearchOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// How a level file is read.
@@ -222,12 +221,12 @@ fn solve(
         })?;
         options.time_limit = Some(limit);
     }
-    let cancel = AtomicBool::new(false);
+    let cancel = crate::interrupt::cancel_flag();
     let (result, plan) = puzznic::plan_level(
         &level,
         &level_args.problem_name(),
         &options,
-        &cancel,
+        cancel,
         &mut planner::search::NoObserver,
     )
     .map_err(|e| {
