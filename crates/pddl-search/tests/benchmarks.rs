@@ -2,36 +2,16 @@
 //! optimal engines agree on known optimal costs, every plan replays to
 //! the goal, the default configuration solves small tasks of many domains.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use pddl_ground::{GroundOptions, Task, ground};
+use pddl_ground::Task;
+mod shared;
+use shared::{benchmarks, load};
+
 use pddl_search::{
     Engine, HeuristicKind, NoObserver, Outcome, SearchOptions, SearchResult, search, simulate,
 };
-
-fn benchmarks() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks"
-    ));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: {} not found", dir.display());
-        None
-    }
-}
-
-fn load(dir: &Path, domain: &str, problem: &str) -> Task {
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-    let d = pddl_syntax::parse_domain(&read(domain)).unwrap_or_else(|e| panic!("{domain}: {e:?}"));
-    let p =
-        pddl_syntax::parse_problem(&read(problem)).unwrap_or_else(|e| panic!("{problem}: {e:?}"));
-    ground(&d, &p, &GroundOptions::default()).unwrap_or_else(|e| panic!("{problem}: {e}"))
-}
 
 fn solve(task: &Task, engine: Engine, heuristic: HeuristicKind, limit: Duration) -> SearchResult {
     let options = SearchOptions {
@@ -262,18 +242,10 @@ fn default_configuration_sweep() {
         }
         total += 1;
         let start = Instant::now();
-        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
-        let (Ok(d), Ok(p)) = (
-            pddl_syntax::parse_domain(&read(domain)),
-            pddl_syntax::parse_problem(&read(problem)),
-        ) else {
-            println!("{problem}: parse error");
-            continue;
-        };
-        let task = match ground(&d, &p, &GroundOptions::default()) {
+        let task = match shared::try_load(&dir, domain, problem) {
             Ok(t) => t,
             Err(e) => {
-                println!("{problem}: ground error: {e}");
+                println!("{e}");
                 continue;
             }
         };

@@ -5,11 +5,13 @@
 //! and an ignored sweep compares the combination with the default
 //! configuration.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use pddl_ground::{GroundOptions, Task, ground};
+use pddl_ground::Task;
+mod shared;
+use shared::benchmarks;
+
 use pddl_search::heuristics::landmarks::lm_count::LmCount;
 use pddl_search::heuristics::{CostType, Heuristic, hff::HFF};
 use pddl_search::open_lists::AlternationOpenList;
@@ -18,26 +20,6 @@ use pddl_search::successor::StateSpace;
 use pddl_search::{
     Cost, Engine, HeuristicKind, NoObserver, Outcome, Plan, SearchOptions, search, simulate,
 };
-
-fn benchmarks() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks"
-    ));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: {} not found", dir.display());
-        None
-    }
-}
-
-fn load(dir: &Path, domain: &str, problem: &str) -> Result<Task, String> {
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
-    let d = pddl_syntax::parse_domain(&read(domain)?).map_err(|e| format!("{domain}: {e:?}"))?;
-    let p = pddl_syntax::parse_problem(&read(problem)?).map_err(|e| format!("{problem}: {e:?}"))?;
-    ground(&d, &p, &GroundOptions::default()).map_err(|e| format!("{problem}: {e}"))
-}
 
 /// Asserts that a plan replays to the goal with its stated cost.
 fn check_plan(task: &Task, plan: &Plan, what: &str) {
@@ -114,7 +96,7 @@ fn lmcount_and_lama_solve_small_tasks() {
             eprintln!("skipping {problem}: not found");
             continue;
         }
-        let task = load(&dir, domain, problem).unwrap_or_else(|e| panic!("{e}"));
+        let task = shared::load(&dir, domain, problem);
         let options = SearchOptions {
             engine: Engine::LazyGreedy,
             heuristic: HeuristicKind::LmCount,
@@ -142,8 +124,7 @@ fn lmcount_and_lama_solve_small_tasks() {
 #[test]
 fn blocks_landmarks_are_found() {
     let Some(dir) = benchmarks() else { return };
-    let task = load(&dir, "blocks/domain.pddl", "blocks/probBLOCKS-4-0.pddl")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let task = shared::load(&dir, "blocks/domain.pddl", "blocks/probBLOCKS-4-0.pddl");
     let h = LmCount::new(&task);
     let graph = h.graph();
     let names: Vec<String> = graph
@@ -239,7 +220,7 @@ fn lama_versus_default_sweep() {
                 continue;
             }
             let (wall0, cpu0) = (Instant::now(), cpu_seconds().unwrap_or(0.0));
-            let task = match load(&dir, domain, problem) {
+            let task = match shared::try_load(&dir, domain, problem) {
                 Ok(t) => t,
                 Err(e) => {
                     println!("{e}");

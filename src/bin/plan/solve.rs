@@ -24,7 +24,7 @@ pub struct SolveArgs {
     /// Search algorithm: bfs, astar, wastar, eager-greedy, lazy-greedy.
     #[arg(long, value_name = "ALGORITHM")]
     pub search: Option<Engine>,
-    /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut.
+    /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, lmcount, lama (h_FF + landmark count).
     #[arg(long, value_name = "HEURISTIC")]
     pub heuristic: Option<HeuristicKind>,
     /// Weight of weighted A* (w >= 1).
