@@ -38,6 +38,12 @@ pub trait Heuristic {
         false
     }
 
+    /// Bytes of per-state data the heuristic keeps (counted against the
+    /// memory limit); 0 for stateless heuristics.
+    fn memory_bytes(&self) -> u64 {
+        0
+    }
+
     /// Evaluates the registered state `id` (whose contents are `state`).
     /// Path-dependent heuristics (landmark count) use what the
     /// notifications below told them about `id`; the others ignore it.

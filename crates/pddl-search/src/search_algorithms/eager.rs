@@ -8,7 +8,9 @@ use pddl_ground::task::Cost;
 use crate::heuristics::Heuristic;
 use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
-use crate::search_algorithms::{IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan};
+use crate::search_algorithms::{
+    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
+};
 use crate::state::{StateId, StateRegistry};
 use crate::successor::StateSpace;
 
@@ -120,9 +122,7 @@ pub fn run<O: OpenList<StateId>>(
             continue; // a stale duplicate entry
         }
         if let Some(stop) = monitor.tick(|| {
-            let mem = registry.memory_bytes()
-                + (nodes.capacity() * size_of::<Node>()) as u64
-                + open.memory_bytes();
+            let mem = memory_estimate(&registry, &nodes, open.memory_bytes(), heuristics);
             (registry.len(), mem)
         }) {
             return IterationResult::stopped(stop);
@@ -132,9 +132,7 @@ pub fn run<O: OpenList<StateId>>(
             monitor.note_f(node.g.saturating_add(node.h));
         }
         if space.is_goal(registry.get(id)) {
-            let mem = registry.memory_bytes()
-                + (nodes.capacity() * size_of::<Node>()) as u64
-                + open.memory_bytes();
+            let mem = memory_estimate(&registry, &nodes, open.memory_bytes(), heuristics);
             monitor.record(registry.len(), mem);
             return IterationResult {
                 outcome: Outcome::Solved,

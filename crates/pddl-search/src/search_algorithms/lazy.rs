@@ -15,7 +15,9 @@ use pddl_ground::task::{Cost, OperatorId};
 use crate::heuristics::Heuristic;
 use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
-use crate::search_algorithms::{IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan};
+use crate::search_algorithms::{
+    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
+};
 use crate::state::{StateId, StateRegistry};
 use crate::successor::StateSpace;
 
@@ -66,7 +68,10 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
                 status: Status::Closed,
             });
             if space.is_goal(&succ) {
-                monitor.record(registry.len(), memory(&registry, &nodes, &open));
+                monitor.record(
+                    registry.len(),
+                    memory_estimate(&registry, &nodes, open.memory_bytes(), heuristics),
+                );
                 return IterationResult {
                     outcome: Outcome::Solved,
                     plan: Some(extract_plan(task, &nodes, id)),
@@ -132,11 +137,18 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
         // Next entry whose successor is worth generating.
         loop {
             let Some((p, o)) = open.pop() else {
-                monitor.check((registry.len(), memory(&registry, &nodes, &open)));
+                monitor.check((
+                    registry.len(),
+                    memory_estimate(&registry, &nodes, open.memory_bytes(), heuristics),
+                ));
                 return IterationResult::stopped(Outcome::Unsolvable);
             };
-            if let Some(stop) = monitor.tick(|| (registry.len(), memory(&registry, &nodes, &open)))
-            {
+            if let Some(stop) = monitor.tick(|| {
+                (
+                    registry.len(),
+                    memory_estimate(&registry, &nodes, open.memory_bytes(), heuristics),
+                )
+            }) {
                 return IterationResult::stopped(stop);
             }
             let new_g = nodes[p as usize]
@@ -152,12 +164,4 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
             break;
         }
     }
-}
-
-fn memory<O: OpenList<(StateId, OperatorId)>>(
-    registry: &StateRegistry,
-    nodes: &[Node],
-    open: &O,
-) -> u64 {
-    registry.memory_bytes() + std::mem::size_of_val(nodes) as u64 + open.memory_bytes()
 }

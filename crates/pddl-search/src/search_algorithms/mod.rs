@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
 
+use crate::heuristics::Heuristic;
 use crate::result::{Outcome, Plan, Progress, ProgressReason, SearchObserver, Statistics};
-use crate::state::StateId;
+use crate::state::{StateId, StateRegistry};
 
 /// Parent pointer of the initial state.
 pub const NO_PARENT: StateId = StateId::MAX;
@@ -58,6 +59,20 @@ pub fn extract_plan(task: &Task, nodes: &[Node], goal: StateId) -> Plan {
         .map(|&o| task.operators[o as usize].cost)
         .fold(0, Cost::saturating_add);
     Plan { operators, cost }
+}
+
+/// Estimated bytes of a search's data: registered states, search nodes,
+/// the open list (`open_bytes`) and the heuristics' per-state data.
+pub fn memory_estimate(
+    registry: &StateRegistry,
+    nodes: &[Node],
+    open_bytes: u64,
+    heuristics: &[&mut dyn Heuristic],
+) -> u64 {
+    registry.memory_bytes()
+        + std::mem::size_of_val(nodes) as u64
+        + open_bytes
+        + heuristics.iter().map(|h| h.memory_bytes()).sum::<u64>()
 }
 
 /// Most expansions between two checks of the limits.

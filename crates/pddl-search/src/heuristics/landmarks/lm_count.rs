@@ -229,6 +229,10 @@ impl Heuristic for LmCount {
         }
     }
 
+    fn memory_bytes(&self) -> u64 {
+        ((self.accepted.capacity() + self.known.capacity()) * size_of::<u64>()) as u64
+    }
+
     fn has_preferred_operators(&self) -> bool {
         true
     }
