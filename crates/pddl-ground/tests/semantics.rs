@@ -5,7 +5,7 @@
 
 use pddl_ground::task::{Conjunction, Task};
 use pddl_ground::{GroundOptions, ground};
-use pddl_syntax::ast::{Atom, Condition, ConditionKind, Effect, EffectKind, Term};
+use pddl_syntax::ast::{Atom, Condition, ConditionKind, Domain, Effect, EffectKind, Term};
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 
@@ -111,12 +111,10 @@ fn effect(rng: &mut Rng, vars: &mut Vec<String>, depth: usize, fresh: &mut usize
     }
 }
 
-fn task_text(pre: &str) -> (String, String) {
-    task_text_with(pre, "(done ?a)")
-}
-
-fn task_text_with(pre: &str, eff: &str) -> (String, String) {
-    let domain = format!(
+/// The test domain with `pre` and `eff` in its `test` action, parsed, and
+/// its task grounded over three objects.
+fn test_task(pre: &str, eff: &str) -> (Domain, Task) {
+    let domain_text = format!(
         "(define (domain sem) (:requirements :adl)
            (:predicates (p ?x) (q ?x ?y) (done ?x))
            (:action setp :parameters (?x) :effect (p ?x))
@@ -125,10 +123,25 @@ fn task_text_with(pre: &str, eff: &str) -> (String, String) {
            (:action unsetq :parameters (?x ?y) :effect (not (q ?x ?y)))
            (:action test :parameters (?a) :precondition {pre} :effect (and (done ?a) {eff})))"
     );
-    let problem =
-        "(define (problem sem-1) (:domain sem) (:objects o0 o1 o2) (:init) (:goal (done o0)))"
-            .to_string();
-    (domain, problem)
+    let problem_text =
+        "(define (problem sem-1) (:domain sem) (:objects o0 o1 o2) (:init) (:goal (done o0)))";
+    let domain = pddl_syntax::parse_domain(&domain_text).expect("domain parses");
+    let problem = pddl_syntax::parse_problem(problem_text).expect("problem parses");
+    let task = ground(&domain, &problem, &GroundOptions::default()).expect("grounds");
+    (domain, task)
+}
+
+/// Every `p` and `q` atom over the objects: random states draw from these.
+fn all_atoms() -> Vec<String> {
+    OBJECTS
+        .iter()
+        .map(|o| format!("(p {o})"))
+        .chain(
+            OBJECTS
+                .iter()
+                .flat_map(|a| OBJECTS.iter().map(move |b| format!("(q {a} {b})"))),
+        )
+        .collect()
 }
 
 type State = BTreeSet<String>;
@@ -206,16 +219,9 @@ proptest! {
         let mut vars = vec!["a".to_string()];
         let mut fresh = 0;
         let pre = condition(&mut rng, &mut vars, 4, &mut fresh);
-        let (domain_text, problem_text) = task_text(&pre);
-        let domain = pddl_syntax::parse_domain(&domain_text).expect("domain parses");
-        let problem = pddl_syntax::parse_problem(&problem_text).expect("problem parses");
-        let task = ground(&domain, &problem, &GroundOptions::default()).expect("grounds");
+        let (domain, task) = test_task(&pre, "(done ?a)");
         let lifted = domain.actions[4].precondition.clone().expect("precondition");
-        let atoms: Vec<String> = OBJECTS
-            .iter()
-            .map(|o| format!("(p {o})"))
-            .chain(OBJECTS.iter().flat_map(|a| OBJECTS.iter().map(move |b| format!("(q {a} {b})"))))
-            .collect();
+        let atoms = all_atoms();
         for _ in 0..16 {
             let state: State = atoms.iter().filter(|_| rng.below(2) == 0).cloned().collect();
             let truth = closure(&task, &state);
@@ -286,16 +292,9 @@ proptest! {
         let mut vars = vec!["a".to_string()];
         let mut fresh = 0;
         let eff = effect(&mut rng, &mut vars, 4, &mut fresh);
-        let (domain_text, problem_text) = task_text_with("(and)", &eff);
-        let domain = pddl_syntax::parse_domain(&domain_text).expect("domain parses");
-        let problem = pddl_syntax::parse_problem(&problem_text).expect("problem parses");
-        let task = ground(&domain, &problem, &GroundOptions::default()).expect("grounds");
+        let (domain, task) = test_task("(and)", &eff);
         let lifted = domain.actions[4].effect.clone().expect("effect");
-        let atoms: Vec<String> = OBJECTS
-            .iter()
-            .map(|o| format!("(p {o})"))
-            .chain(OBJECTS.iter().flat_map(|a| OBJECTS.iter().map(move |b| format!("(q {a} {b})"))))
-            .collect();
+        let atoms = all_atoms();
         for _ in 0..16 {
             let state: State = atoms.iter().filter(|_| rng.below(2) == 0).cloned().collect();
             let truth = closure(&task, &state);
