@@ -12,7 +12,8 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use pddl_ground::{GroundOptions, Task, ground};
 use pddl_search::heuristics::{CostType, create};
 use pddl_search::successor::StateSpace;
@@ -131,6 +132,25 @@ fn ground_text(domain: &str, problem: &str) -> Task {
     ground(&d, &p, &GroundOptions::default()).expect("grounds")
 }
 
+/// Benchmarks whole searches of `task` under `options` as `name`.
+fn bench_search(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    task: &Task,
+    options: &SearchOptions,
+) {
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            search(
+                black_box(task),
+                options,
+                &AtomicBool::new(false),
+                &mut NoObserver,
+            )
+        })
+    });
+}
+
 fn bench_blind_astar(c: &mut Criterion) {
     let task = ground_text(
         EIGHT_PUZZLE_DOMAIN,
@@ -147,16 +167,7 @@ fn bench_blind_astar(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(5));
     group.throughput(Throughput::Elements(probe.statistics.expanded));
-    group.bench_function("expansions", |b| {
-        b.iter(|| {
-            search(
-                black_box(&task),
-                &options,
-                &AtomicBool::new(false),
-                &mut NoObserver,
-            )
-        })
-    });
+    bench_search(&mut group, "expansions", &task, &options);
     group.finish();
 }
 
@@ -201,16 +212,7 @@ fn bench_hff_blocks(c: &mut Criterion) {
     };
     group.throughput(Throughput::Elements(1));
     group.sample_size(10);
-    group.bench_function("lazy-greedy-solve", |b| {
-        b.iter(|| {
-            search(
-                black_box(&task),
-                &options,
-                &AtomicBool::new(false),
-                &mut NoObserver,
-            )
-        })
-    });
+    bench_search(&mut group, "lazy-greedy-solve", &task, &options);
     group.finish();
 }
 
