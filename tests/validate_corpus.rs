@@ -22,6 +22,15 @@ fn shared() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks"))
 }
 
+/// Whether the shared benchmarks are there; says that the test skips if not.
+fn shared_present() -> bool {
+    let present = shared().exists();
+    if !present {
+        eprintln!("skipping: {} not found", shared().display());
+    }
+    present
+}
+
 fn plans_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/plans"))
 }
@@ -145,8 +154,7 @@ fn expect_invalid(
 
 #[test]
 fn hand_written_plans_and_certain_mutations() {
-    if !shared().exists() {
-        eprintln!("skipping: {} not found", shared().display());
+    if !shared_present() {
         return;
     }
     let manifest = read(&plans_dir().join("MANIFEST.tsv"));
@@ -281,8 +289,7 @@ fn hand_written_plans_and_certain_mutations() {
 /// initially (no benchmark is trivial).
 #[test]
 fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
-    if !shared().exists() {
-        eprintln!("skipping: {} not found", shared().display());
+    if !shared_present() {
         return;
     }
     let tasks = read(&shared().join("tasks.tsv"));
@@ -329,8 +336,7 @@ fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
 /// every plan with one step dropped, duplicated, or swapped with the next.
 #[test]
 fn lifted_and_ground_verdicts_agree() {
-    if !shared().exists() {
-        eprintln!("skipping: {} not found", shared().display());
+    if !shared_present() {
         return;
     }
     let manifest = read(&plans_dir().join("MANIFEST.tsv"));
