@@ -12,6 +12,9 @@ use planner::puzznic::{self, Board, Cell, Level, Move, Physics, Position};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod puzznic_support;
+use puzznic_support::gameboy_dir;
+
 /// A plain interpreter of the ground task: facts only (the domain has no
 /// numeric preconditions and no axioms; `total-cost` became costs).
 struct Replay<'a> {
@@ -271,14 +274,8 @@ fn shipped_levels_agree_with_the_simulator() {
 
 #[test]
 fn gameboy_levels_agree_with_the_simulator() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzznic/gameboy"
-    ));
-    if !dir.is_dir() {
-        eprintln!("skipping: {} not found", dir.display());
-        return;
-    }
+    let Some(dir) = gameboy_dir() else { return };
+    let dir = dir.as_path();
     let paths = levels_in(dir);
     assert_eq!(paths.len(), 128);
     for (i, path) in paths.iter().enumerate() {

@@ -6,6 +6,9 @@ use pddl_syntax::SourceFile;
 use planner::puzznic::{self, BfsOutcome, Level};
 use planner::search::{NoObserver, Outcome, SearchOptions};
 use std::path::{Path, PathBuf};
+
+mod puzznic_support;
+use puzznic_support::gameboy_dir;
 use std::sync::atomic::AtomicBool;
 
 /// Every shipped level with its optimal number of player moves.
@@ -176,14 +179,8 @@ fn shipped_pddl_problems_are_current() {
 /// the planner's general one (A* with LM-cut).
 #[test]
 fn planner_optimal_matches_moves_on_small_gameboy_levels() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzznic/gameboy"
-    ));
-    if !dir.is_dir() {
-        eprintln!("skipping: {} not found", dir.display());
-        return;
-    }
+    let Some(dir) = gameboy_dir() else { return };
+    let dir = dir.as_path();
     let known = [
         ("001", 4),
         ("002", 3),

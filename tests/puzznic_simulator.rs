@@ -3,20 +3,10 @@
 
 use pddl_syntax::SourceFile;
 use planner::puzznic::{BfsOutcome, parse_level, solve_bfs};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn gameboy_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzznic/gameboy"
-    ));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: {} not found", dir.display());
-        None
-    }
-}
+mod puzznic_support;
+use puzznic_support::gameboy_dir;
 
 /// `(level, optimal?, moves)` for each line of MOVES.
 fn known_moves(dir: &Path) -> Vec<(String, bool, usize)> {
