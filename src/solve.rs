@@ -129,12 +129,6 @@ impl Solution {
                 .map(|m| m.value)
         })
     }
-
-    /// The plan found in the IPC format (see [`plan_text`]).
-    pub fn plan_text(&self) -> Option<String> {
-        let plan = self.result.plan.as_ref()?;
-        Some(plan_text(&self.task, plan, self.metric_value()))
-    }
 }
 
 /// The plan in the IPC format: one `(action arg ...)` per line, then

@@ -5,7 +5,7 @@ use planner::ground::task::CostModel;
 use planner::search::{
     Engine, HeuristicKind, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchOptions,
 };
-use planner::solve::{Solution, solve_files};
+use planner::solve::{Solution, plan_text, solve_files};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -86,12 +86,16 @@ pub fn run(args: SolveArgs) -> i32 {
         }
     }
     let status = outcome_status(solution.result.outcome, solution.result.plan.is_some());
+    // Computed once: where the ground task cannot express the metric, it
+    // takes a replay by the validator.
+    let metric_value = solution.metric_value();
     if args.json {
-        println!("{}", json_report(&solution));
+        println!("{}", json_report(&solution, metric_value));
     } else {
-        print_summary(&solution, args.quiet);
+        print_summary(&solution, metric_value, args.quiet);
     }
-    if let Some(text) = solution.plan_text() {
+    if let Some(plan) = &solution.result.plan {
+        let text = plan_text(&solution.task, plan, metric_value);
         match &args.output {
             Some(path) => {
                 if let Err(e) = std::fs::write(path, &text) {
@@ -178,7 +182,7 @@ fn outcome_name(outcome: Outcome) -> &'static str {
 }
 
 /// Statistics on stderr, after the search.
-fn print_summary(solution: &Solution, quiet: bool) {
+fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
     let result = &solution.result;
     let stats = &result.statistics;
     if quiet {
@@ -210,14 +214,14 @@ fn print_summary(solution: &Solution, quiet: bool) {
             plan.operators.len(),
             plan.cost
         );
-        if let Some(value) = solution.metric_value() {
+        if let Some(value) = metric_value {
             eprintln!("metric value: {value}");
         }
     }
 }
 
 /// One JSON object describing the whole run.
-fn json_report(solution: &Solution) -> serde_json::Value {
+fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Value {
     let result = &solution.result;
     let stats = &result.statistics;
     let plan = result.plan.as_ref();
@@ -227,7 +231,7 @@ fn json_report(solution: &Solution) -> serde_json::Value {
         "cost": plan.map(|p| p.cost),
         "general_cost": solution.task.has_general_costs(),
         "optimal": result.proven_optimal,
-        "metric_value": solution.metric_value(),
+        "metric_value": metric_value,
         "expanded": stats.expanded,
         "generated": stats.generated,
         "evaluated": stats.evaluated,
