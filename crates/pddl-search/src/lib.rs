@@ -2,7 +2,8 @@
 //!
 //! Laid out like Fast Downward's `src/search`: [`state`] (packed states
 //! and the registry), [`successor`] (match-tree successor generation,
-//! effects and axioms), [`heuristics`] (one file per heuristic),
+//! effects, axioms and forced transitions), [`heuristics`] (one file per
+//! heuristic),
 //! [`open_lists`] and [`search_algorithms`]. The entry point is [`search`];
 //! it never prints: progress and plans reach the caller through a
 //! [`SearchObserver`].
@@ -37,6 +38,11 @@ use search_algorithms::eager::{EagerParams, Priority};
 use search_algorithms::{IterationResult, Monitor, breadth_first, eager, lazy};
 pub use simulate::{SimulatedState, SimulationError, metric_value, simulate};
 use successor::StateSpace;
+
+/// Whether best-first engines skip forced transitions
+/// ([`successor::StateSpace::follow_forced`]); breadth-first search does
+/// not, since a skipped chain would count as one step of its depth.
+const FOLLOW_FORCED: bool = true;
 
 /// Weights of the anytime restarts after the first plan; the last one
 /// repeats until an iteration exhausts its (cost-bounded) space.
@@ -208,6 +214,7 @@ fn astar_params(weight: f64, bound: Cost) -> EagerParams {
         reopen: true,
         preferred: false,
         bound,
+        follow_forced: FOLLOW_FORCED,
     }
 }
 
@@ -281,6 +288,7 @@ fn run_engine(
                     reopen: false,
                     preferred,
                     bound,
+                    follow_forced: FOLLOW_FORCED,
                 };
                 if alternation {
                     let open = AlternationOpenList::new(evaluators.len());
@@ -296,13 +304,22 @@ fn run_engine(
                 }
             } else if alternation {
                 let open = AlternationOpenList::new(evaluators.len());
-                lazy::run(space, &mut evaluators, preferred, bound, open, monitor)
+                lazy::run(
+                    space,
+                    &mut evaluators,
+                    preferred,
+                    bound,
+                    FOLLOW_FORCED,
+                    open,
+                    monitor,
+                )
             } else {
                 lazy::run(
                     space,
                     &mut evaluators,
                     preferred,
                     bound,
+                    FOLLOW_FORCED,
                     TieBreakingOpenList::new(false),
                     monitor,
                 )

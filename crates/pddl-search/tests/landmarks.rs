@@ -54,6 +54,7 @@ fn lama(task: &Task, limit: Duration) -> (Outcome, Option<Plan>, String) {
         &mut evaluators,
         true,
         Cost::MAX,
+        true,
         open,
         &mut monitor,
     );

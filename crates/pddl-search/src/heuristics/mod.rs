@@ -56,6 +56,13 @@ pub trait Heuristic {
         self.evaluate(state, preferred)
     }
 
+    /// Whether the heuristic's value depends on the path to a state, so
+    /// that it must be told of every transition (engines then do not skip
+    /// forced transitions).
+    fn is_path_dependent(&self) -> bool {
+        false
+    }
+
     /// Path-dependent heuristics: the search registered the initial
     /// state as `id` (called before it is evaluated).
     fn notify_initial_state(&mut self, _id: StateId, _state: StateView<'_>) {}

@@ -25,7 +25,7 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
     if space.is_goal(&init) {
         return IterationResult {
             outcome: Outcome::Solved,
-            plan: Some(extract_plan(task, &nodes, init_id)),
+            plan: Some(extract_plan(space, &registry, &nodes, init_id)),
         };
     }
     let mut ops = Vec::new();
@@ -74,7 +74,7 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
                 );
                 return IterationResult {
                     outcome: Outcome::Solved,
-                    plan: Some(extract_plan(task, &nodes, sid)),
+                    plan: Some(extract_plan(space, &registry, &nodes, sid)),
                 };
             }
         }

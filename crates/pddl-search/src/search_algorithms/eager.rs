@@ -12,7 +12,7 @@ use crate::search_algorithms::{
     IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
 };
 use crate::state::{StateId, StateRegistry};
-use crate::successor::StateSpace;
+use crate::successor::{Forced, StateSpace};
 
 /// What the open list is ordered by.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,6 +49,10 @@ pub struct EagerParams {
     pub preferred: bool,
     /// Prune successors whose `g` reaches this bound.
     pub bound: Cost,
+    /// Put in place of each successor the state reached by following
+    /// forced transitions from it ([`StateSpace::follow_forced`]); ignored
+    /// with a path-dependent heuristic, which must see every transition.
+    pub follow_forced: bool,
 }
 
 /// Runs an eager best-first search with the given open list. With
@@ -79,6 +83,9 @@ pub fn run<O: OpenList<StateId>>(
     ];
     let mut ops = Vec::new();
     let mut succ = Vec::new();
+    let follow_forced = params.follow_forced
+        && space.has_forced_transitions()
+        && !heuristics.iter().any(|h| h.is_path_dependent());
 
     let init = space.initial_state();
     let Some((init_id, _)) = registry.insert(&init) else {
@@ -136,7 +143,7 @@ pub fn run<O: OpenList<StateId>>(
             monitor.record(registry.len(), mem);
             return IterationResult {
                 outcome: Outcome::Solved,
-                plan: Some(extract_plan(task, &nodes, id)),
+                plan: Some(extract_plan(space, &registry, &nodes, id)),
             };
         }
         monitor.stats.expanded += 1;
@@ -162,12 +169,18 @@ pub fn run<O: OpenList<StateId>>(
         }
         space.applicable(registry.get(id), &mut ops);
         for &op in &ops {
-            let g = node.g.saturating_add(task.operators[op as usize].cost);
-            if g >= params.bound {
+            let mut g = node.g.saturating_add(task.operators[op as usize].cost);
+            if g >= params.bound || !space.apply(registry.get(id), op, &mut succ) {
                 continue;
             }
-            if !space.apply(registry.get(id), op, &mut succ) {
-                continue;
+            if follow_forced {
+                match space.follow_forced(&mut succ) {
+                    Forced::DeadEnd => continue,
+                    Forced::Reached { cost, .. } => g = g.saturating_add(cost),
+                }
+                if g >= params.bound {
+                    continue;
+                }
             }
             monitor.stats.generated += 1;
             let Some((sid, new)) = registry.insert(&succ) else {

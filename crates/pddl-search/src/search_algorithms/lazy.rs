@@ -19,14 +19,18 @@ use crate::search_algorithms::{
     IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
 };
 use crate::state::{StateId, StateRegistry};
-use crate::successor::StateSpace;
+use crate::successor::{Forced, StateSpace};
 
-/// Runs lazy greedy search; successors with `g ≥ bound` are pruned.
+/// Runs lazy greedy search; successors with `g ≥ bound` are pruned. With
+/// `follow_forced` (ignored with a path-dependent heuristic), each
+/// successor is replaced by the state reached by following forced
+/// transitions from it ([`StateSpace::follow_forced`]).
 pub fn run<O: OpenList<(StateId, OperatorId)>>(
     space: &mut StateSpace<'_>,
     heuristics: &mut [&mut dyn Heuristic],
     preferred: bool,
     bound: Cost,
+    follow_forced: bool,
     mut open: O,
     monitor: &mut Monitor<'_>,
 ) -> IterationResult {
@@ -44,6 +48,9 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
     let mut expansion: u64 = 0;
     let mut keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
     let mut best: Vec<Cost> = vec![Cost::MAX; heuristics.len()];
+    let follow_forced = follow_forced
+        && space.has_forced_transitions()
+        && !heuristics.iter().any(|h| h.is_path_dependent());
     loop {
         // `succ` is the state to handle: reached from `parent` by `via`.
         let Some((id, new)) = registry.insert(&succ) else {
@@ -74,7 +81,7 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
                 );
                 return IterationResult {
                     outcome: Outcome::Solved,
-                    plan: Some(extract_plan(task, &nodes, id)),
+                    plan: Some(extract_plan(space, &registry, &nodes, id)),
                 };
             }
             preferred_ops.clear();
@@ -151,11 +158,20 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
             }) {
                 return IterationResult::stopped(stop);
             }
-            let new_g = nodes[p as usize]
+            let mut new_g = nodes[p as usize]
                 .g
                 .saturating_add(task.operators[o as usize].cost);
             if new_g >= bound || !space.apply(registry.get(p), o, &mut succ) {
                 continue;
+            }
+            if follow_forced {
+                match space.follow_forced(&mut succ) {
+                    Forced::DeadEnd => continue,
+                    Forced::Reached { cost, .. } => new_g = new_g.saturating_add(cost),
+                }
+                if new_g >= bound {
+                    continue;
+                }
             }
             monitor.stats.generated += 1;
             parent = p;

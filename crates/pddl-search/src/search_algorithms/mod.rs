@@ -8,12 +8,12 @@ pub mod lazy;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
 
 use crate::heuristics::Heuristic;
 use crate::result::{Outcome, Plan, Progress, ProgressReason, SearchObserver, Statistics};
 use crate::state::{StateId, StateRegistry};
+use crate::successor::StateSpace;
 
 /// Parent pointer of the initial state.
 pub const NO_PARENT: StateId = StateId::MAX;
@@ -44,19 +44,36 @@ pub struct Node {
     pub status: Status,
 }
 
-/// The plan ending in `goal`, following parent pointers.
-pub fn extract_plan(task: &Task, nodes: &[Node], goal: StateId) -> Plan {
-    let mut operators = Vec::new();
+/// The plan ending in `goal`, following parent pointers. Each step is the
+/// node's operator followed by the forced transitions the search skipped
+/// ([`StateSpace::follow_forced`]).
+pub fn extract_plan(
+    space: &mut StateSpace<'_>,
+    registry: &StateRegistry,
+    nodes: &[Node],
+    goal: StateId,
+) -> Plan {
+    let mut path = Vec::new();
     let mut s = goal;
     // A parent chain visits each state at most once.
-    while nodes[s as usize].parent != NO_PARENT && operators.len() <= nodes.len() {
-        operators.push(nodes[s as usize].op);
+    while nodes[s as usize].parent != NO_PARENT && path.len() <= nodes.len() {
+        path.push(s);
         s = nodes[s as usize].parent;
     }
-    operators.reverse();
+    let mut operators = Vec::with_capacity(path.len());
+    for &child in path.iter().rev() {
+        let node = &nodes[child as usize];
+        let found = space.forced_path(
+            registry.get(node.parent),
+            node.op,
+            registry.get(child),
+            &mut operators,
+        );
+        debug_assert!(found, "a search node's path does not reach it");
+    }
     let cost = operators
         .iter()
-        .map(|&o| task.operators[o as usize].cost)
+        .map(|&o| space.task.operators[o as usize].cost)
         .fold(0, Cost::saturating_add);
     Plan { operators, cost }
 }

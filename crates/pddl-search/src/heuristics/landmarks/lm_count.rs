@@ -237,6 +237,10 @@ impl Heuristic for LmCount {
         true
     }
 
+    fn is_path_dependent(&self) -> bool {
+        true
+    }
+
     fn notify_initial_state(&mut self, id: StateId, state: StateView<'_>) {
         self.scratch_from_state(state);
         self.store(id);

@@ -9,9 +9,13 @@
 //! numeric preconditions are checked on the candidates.
 
 use pddl_ground::Task;
-use pddl_ground::task::{Axiom, Conjunction, FactId, OperatorId};
+use pddl_ground::task::{Axiom, FactId, OperatorId};
 
 use crate::state::{StateLayout, StateView, has_fact, set_fact};
+
+mod forced;
+use forced::ForcedTransitions;
+pub use forced::{Forced, MAX_FORCED_STEPS};
 
 /// One node of the match tree.
 #[derive(Clone, Copy, Debug)]
@@ -251,6 +255,89 @@ impl AxiomEvaluator {
     }
 }
 
+/// Marks a group of conditional effects without a positive condition fact:
+/// it is checked in every state.
+const ALWAYS: FactId = FactId::MAX;
+
+/// Each operator's conditional effects grouped by one positive fact of
+/// their condition (the trigger), so that applying an operator with
+/// hundreds of conditional effects (Puzznic's gravity and matching steps)
+/// tests one bit per group and full conditions only where the trigger
+/// holds.
+#[derive(Debug)]
+struct EffectTriggers {
+    /// Per operator: its range in `groups`.
+    ranges: Vec<(u32, u32)>,
+    /// `(trigger fact or ALWAYS, range in effects)`.
+    groups: Vec<(FactId, u32, u32)>,
+    /// Indices into the operator's `conditional`.
+    effects: Vec<u32>,
+}
+
+impl EffectTriggers {
+    fn new(task: &Task) -> Self {
+        let mut ranges = Vec::with_capacity(task.operators.len());
+        let mut groups = Vec::new();
+        let mut effects = Vec::new();
+        let mut uses: hashbrown::HashMap<FactId, u32> = hashbrown::HashMap::new();
+        let mut keyed: Vec<(FactId, u32)> = Vec::new();
+        for op in &task.operators {
+            // The trigger is the condition fact shared by the fewest of the
+            // operator's effects, so that groups are small.
+            uses.clear();
+            for ce in &op.conditional {
+                for &f in &ce.condition.pos {
+                    *uses.entry(f).or_default() += 1;
+                }
+            }
+            keyed.clear();
+            keyed.extend(op.conditional.iter().enumerate().map(|(i, ce)| {
+                let trigger = ce
+                    .condition
+                    .pos
+                    .iter()
+                    .copied()
+                    .min_by_key(|f| (uses[f], *f))
+                    .unwrap_or(ALWAYS);
+                (trigger, i as u32)
+            }));
+            keyed.sort_unstable();
+            let start = groups.len() as u32;
+            for chunk in keyed.chunk_by(|a, b| a.0 == b.0) {
+                let first = effects.len() as u32;
+                effects.extend(chunk.iter().map(|&(_, e)| e));
+                groups.push((chunk[0].0, first, effects.len() as u32));
+            }
+            ranges.push((start, groups.len() as u32));
+        }
+        EffectTriggers {
+            ranges,
+            groups,
+            effects,
+        }
+    }
+
+    /// Appends to `out`, in increasing order, the indices of `op`'s
+    /// conditional effects whose condition holds in `state`.
+    fn fired(&self, task: &Task, op: OperatorId, state: &StateView<'_>, out: &mut Vec<u32>) {
+        out.clear();
+        let conditional = &task.operators[op as usize].conditional;
+        let (start, end) = self.ranges[op as usize];
+        for &(trigger, first, last) in &self.groups[start as usize..end as usize] {
+            if trigger == ALWAYS || state.has(trigger) {
+                out.extend(
+                    self.effects[first as usize..last as usize]
+                        .iter()
+                        .copied()
+                        .filter(|&e| state.satisfies(&conditional[e as usize].condition)),
+                );
+            }
+        }
+        // Numeric effects on one fluent apply in the task's order.
+        out.sort_unstable();
+    }
+}
+
 /// The task's transition system over packed states.
 #[derive(Debug)]
 pub struct StateSpace<'t> {
@@ -262,6 +349,9 @@ pub struct StateSpace<'t> {
     axioms: AxiomEvaluator,
     fluents: Vec<f64>,
     new_fluents: Vec<f64>,
+    triggers: EffectTriggers,
+    fired: Vec<u32>,
+    forced: ForcedTransitions,
 }
 
 impl<'t> StateSpace<'t> {
@@ -274,6 +364,9 @@ impl<'t> StateSpace<'t> {
             axioms: AxiomEvaluator::new(task),
             fluents: Vec::new(),
             new_fluents: Vec::new(),
+            triggers: EffectTriggers::new(task),
+            fired: Vec::new(),
+            forced: ForcedTransitions::new(task),
         }
     }
 
@@ -352,28 +445,29 @@ impl<'t> StateSpace<'t> {
             facts: &packed[..fw],
             fluents: &self.fluents,
         };
-        let fired = |c: &Conjunction| before.satisfies(c);
+        self.triggers.fired(self.task, op, &before, &mut self.fired);
+        let fired = || {
+            self.fired
+                .iter()
+                .map(|&e| &operator.conditional[e as usize])
+        };
         // Deletes first, then adds: an add of the same step wins.
         {
             let facts = &mut out[..fw];
             for &f in &operator.del {
                 set_fact(facts, f, false);
             }
-            for ce in &operator.conditional {
-                if fired(&ce.condition) {
-                    for &f in &ce.del {
-                        set_fact(facts, f, false);
-                    }
+            for ce in fired() {
+                for &f in &ce.del {
+                    set_fact(facts, f, false);
                 }
             }
             for &f in &operator.add {
                 set_fact(facts, f, true);
             }
-            for ce in &operator.conditional {
-                if fired(&ce.condition) {
-                    for &f in &ce.add {
-                        set_fact(facts, f, true);
-                    }
+            for ce in fired() {
+                for &f in &ce.add {
+                    set_fact(facts, f, true);
                 }
             }
         }
@@ -381,13 +475,10 @@ impl<'t> StateSpace<'t> {
             // All right-hand sides are evaluated in the state before the step.
             self.new_fluents.clear();
             self.new_fluents.extend_from_slice(&self.fluents);
-            let effects = operator.numeric.iter().chain(
-                operator
-                    .conditional
-                    .iter()
-                    .filter(|ce| fired(&ce.condition))
-                    .flat_map(|ce| &ce.numeric),
-            );
+            let effects = operator
+                .numeric
+                .iter()
+                .chain(fired().flat_map(|ce| &ce.numeric));
             for e in effects {
                 let Some(value) = e.expr.eval(&self.fluents) else {
                     return false;
