@@ -259,26 +259,42 @@ impl AxiomEvaluator {
 /// it is checked in every state.
 const ALWAYS: FactId = FactId::MAX;
 
+/// Operators with at least this many groups of conditional effects find
+/// the groups to check through a mask of their trigger facts.
+const MASKED_MIN_GROUPS: usize = 16;
+
+/// Most words of trigger masks, over all operators (32 MiB).
+const MAX_MASK_WORDS: usize = 1 << 22;
+
 /// Each operator's conditional effects grouped by one positive fact of
 /// their condition (the trigger), so that applying an operator with
 /// hundreds of conditional effects (Puzznic's gravity and matching steps)
-/// tests one bit per group and full conditions only where the trigger
-/// holds.
+/// checks full conditions only where the trigger holds. With many groups,
+/// the true triggers are found by intersecting the state with a mask of
+/// the operator's triggers, one word at a time.
 #[derive(Debug)]
 struct EffectTriggers {
     /// Per operator: its range in `groups`.
     ranges: Vec<(u32, u32)>,
-    /// `(trigger fact or ALWAYS, range in effects)`.
+    /// `(trigger fact or ALWAYS, range in effects)`, by increasing trigger.
     groups: Vec<(FactId, u32, u32)>,
     /// Indices into the operator's `conditional`.
     effects: Vec<u32>,
+    /// Per operator: where its trigger mask starts in `masks`, or
+    /// `u32::MAX` if it has none.
+    mask_starts: Vec<u32>,
+    /// Trigger masks, `fact_words` words each.
+    masks: Vec<u64>,
+    fact_words: usize,
 }
 
 impl EffectTriggers {
-    fn new(task: &Task) -> Self {
+    fn new(task: &Task, fact_words: usize) -> Self {
         let mut ranges = Vec::with_capacity(task.operators.len());
         let mut groups = Vec::new();
         let mut effects = Vec::new();
+        let mut mask_starts = Vec::with_capacity(task.operators.len());
+        let mut masks = Vec::new();
         let mut uses: hashbrown::HashMap<FactId, u32> = hashbrown::HashMap::new();
         let mut keyed: Vec<(FactId, u32)> = Vec::new();
         for op in &task.operators {
@@ -302,18 +318,35 @@ impl EffectTriggers {
                 (trigger, i as u32)
             }));
             keyed.sort_unstable();
-            let start = groups.len() as u32;
+            let start = groups.len();
             for chunk in keyed.chunk_by(|a, b| a.0 == b.0) {
                 let first = effects.len() as u32;
                 effects.extend(chunk.iter().map(|&(_, e)| e));
                 groups.push((chunk[0].0, first, effects.len() as u32));
             }
-            ranges.push((start, groups.len() as u32));
+            ranges.push((start as u32, groups.len() as u32));
+            if groups.len() - start >= MASKED_MIN_GROUPS
+                && masks.len() + fact_words <= MAX_MASK_WORDS
+            {
+                mask_starts.push(masks.len() as u32);
+                let mask_start = masks.len();
+                masks.resize(mask_start + fact_words, 0);
+                for &(trigger, _, _) in &groups[start..] {
+                    if trigger != ALWAYS {
+                        set_fact(&mut masks[mask_start..], trigger, true);
+                    }
+                }
+            } else {
+                mask_starts.push(u32::MAX);
+            }
         }
         EffectTriggers {
             ranges,
             groups,
             effects,
+            mask_starts,
+            masks,
+            fact_words,
         }
     }
 
@@ -323,14 +356,36 @@ impl EffectTriggers {
         out.clear();
         let conditional = &task.operators[op as usize].conditional;
         let (start, end) = self.ranges[op as usize];
-        for &(trigger, first, last) in &self.groups[start as usize..end as usize] {
-            if trigger == ALWAYS || state.has(trigger) {
-                out.extend(
-                    self.effects[first as usize..last as usize]
-                        .iter()
-                        .copied()
-                        .filter(|&e| state.satisfies(&conditional[e as usize].condition)),
-                );
+        let groups = &self.groups[start as usize..end as usize];
+        let mut check = |&(_, first, last): &(FactId, u32, u32)| {
+            out.extend(
+                self.effects[first as usize..last as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&e| state.satisfies(&conditional[e as usize].condition)),
+            );
+        };
+        let mask_start = self.mask_starts[op as usize];
+        if mask_start == u32::MAX {
+            for group in groups {
+                if group.0 == ALWAYS || state.has(group.0) {
+                    check(group);
+                }
+            }
+        } else {
+            let mask = &self.masks[mask_start as usize..][..self.fact_words];
+            for (w, (&m, &facts)) in mask.iter().zip(state.facts).enumerate() {
+                let mut hits = m & facts;
+                while hits != 0 {
+                    let fact = (w * 64) as FactId + hits.trailing_zeros();
+                    hits &= hits - 1;
+                    if let Ok(g) = groups.binary_search_by_key(&fact, |g| g.0) {
+                        check(&groups[g]);
+                    }
+                }
+            }
+            if let Some(always) = groups.last().filter(|g| g.0 == ALWAYS) {
+                check(always);
             }
         }
         // Numeric effects on one fluent apply in the task's order.
@@ -357,14 +412,15 @@ pub struct StateSpace<'t> {
 impl<'t> StateSpace<'t> {
     /// Prepares successor generation for a task.
     pub fn new(task: &'t Task) -> Self {
+        let layout = StateLayout::new(task);
         StateSpace {
             task,
-            layout: StateLayout::new(task),
+            triggers: EffectTriggers::new(task, layout.fact_words()),
+            layout,
             generator: SuccessorGenerator::new(task),
             axioms: AxiomEvaluator::new(task),
             fluents: Vec::new(),
             new_fluents: Vec::new(),
-            triggers: EffectTriggers::new(task),
             fired: Vec::new(),
             forced: ForcedTransitions::new(task),
         }
