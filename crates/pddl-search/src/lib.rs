@@ -35,6 +35,7 @@ pub use result::{
     NoObserver, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchResult, Statistics,
 };
 use search_algorithms::eager::{EagerParams, Priority};
+use search_algorithms::lazy::LazyParams;
 use search_algorithms::{IterationResult, Monitor, breadth_first, eager, lazy};
 pub use simulate::{SimulatedState, SimulationError, metric_value, simulate};
 use successor::StateSpace;
@@ -302,27 +303,19 @@ fn run_engine(
                         monitor,
                     )
                 }
-            } else if alternation {
-                let open = AlternationOpenList::new(evaluators.len());
-                lazy::run(
-                    space,
-                    &mut evaluators,
-                    preferred,
-                    bound,
-                    FOLLOW_FORCED,
-                    open,
-                    monitor,
-                )
             } else {
-                lazy::run(
-                    space,
-                    &mut evaluators,
+                let params = LazyParams {
                     preferred,
                     bound,
-                    FOLLOW_FORCED,
-                    TieBreakingOpenList::new(false),
-                    monitor,
-                )
+                    follow_forced: FOLLOW_FORCED,
+                };
+                if alternation {
+                    let open = AlternationOpenList::new(evaluators.len());
+                    lazy::run(space, &mut evaluators, params, open, monitor)
+                } else {
+                    let open = TieBreakingOpenList::new(false);
+                    lazy::run(space, &mut evaluators, params, open, monitor)
+                }
             }
         }
     }

@@ -15,7 +15,8 @@ use shared::benchmarks;
 use pddl_search::heuristics::landmarks::lm_count::LmCount;
 use pddl_search::heuristics::{CostType, Heuristic, hff::HFF};
 use pddl_search::open_lists::AlternationOpenList;
-use pddl_search::search_algorithms::{Monitor, lazy};
+use pddl_search::search_algorithms::Monitor;
+use pddl_search::search_algorithms::lazy::{self, LazyParams};
 use pddl_search::successor::StateSpace;
 use pddl_search::{
     Cost, Engine, HeuristicKind, NoObserver, Outcome, Plan, SearchOptions, search, simulate,
@@ -49,15 +50,12 @@ fn lama(task: &Task, limit: Duration) -> (Outcome, Option<Plan>, String) {
     );
     let mut evaluators: Vec<&mut dyn Heuristic> = vec![&mut hff, &mut lmcount];
     let open = AlternationOpenList::new(evaluators.len());
-    let r = lazy::run(
-        &mut space,
-        &mut evaluators,
-        true,
-        Cost::MAX,
-        true,
-        open,
-        &mut monitor,
-    );
+    let params = LazyParams {
+        preferred: true,
+        bound: Cost::MAX,
+        follow_forced: true,
+    };
+    let r = lazy::run(&mut space, &mut evaluators, params, open, &mut monitor);
     (r.outcome, r.plan, summary)
 }
 

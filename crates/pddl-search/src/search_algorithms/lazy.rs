@@ -21,19 +21,33 @@ use crate::search_algorithms::{
 use crate::state::{StateId, StateRegistry};
 use crate::successor::{Forced, StateSpace};
 
-/// Runs lazy greedy search; successors with `g ≥ bound` are pruned. With
-/// `follow_forced` (ignored with a path-dependent heuristic), each
-/// successor is replaced by the state reached by following forced
-/// transitions from it ([`StateSpace::follow_forced`]).
+/// Parameters of one lazy search.
+#[derive(Clone, Copy, Debug)]
+pub struct LazyParams {
+    /// Use the heuristics' preferred operators (the open list should
+    /// favour preferred entries, e.g. an alternation list).
+    pub preferred: bool,
+    /// Prune successors whose `g` reaches this bound.
+    pub bound: Cost,
+    /// Put in place of each successor the state reached by following
+    /// forced transitions from it ([`StateSpace::follow_forced`]); ignored
+    /// with a path-dependent heuristic, which must see every transition.
+    pub follow_forced: bool,
+}
+
+/// Runs lazy greedy search.
 pub fn run<O: OpenList<(StateId, OperatorId)>>(
     space: &mut StateSpace<'_>,
     heuristics: &mut [&mut dyn Heuristic],
-    preferred: bool,
-    bound: Cost,
-    follow_forced: bool,
+    params: LazyParams,
     mut open: O,
     monitor: &mut Monitor<'_>,
 ) -> IterationResult {
+    let LazyParams {
+        preferred,
+        bound,
+        follow_forced,
+    } = params;
     let task = space.task;
     let mut registry = StateRegistry::new(space.layout.words());
     let mut nodes: Vec<Node> = Vec::new();
