@@ -60,7 +60,8 @@ pub enum HeuristicKind {
     /// preferred operators.
     LmCount,
     /// LAMA-first's pair: greedy engines alternate h_FF and landmark
-    /// count (preferred operators from both, goal-count alternation
+    /// count (RHW landmarks with greedy-necessary and reasonable
+    /// orderings; preferred operators from both, goal-count alternation
     /// replaced by landmark count, except on tasks with numeric
     /// conditions, which landmarks ignore); other engines use h_FF alone.
     Lama,
@@ -193,8 +194,8 @@ impl SearchOptions {
     /// and preferred operators, alternating with goal count (LAMA-style
     /// alternation and boosting); then a bounded improvement of the plan
     /// (`improve_plans`). ([`HeuristicKind::Lama`] solves more depot and
-    /// parcprinter tasks but loses large blocks-world ones: not the
-    /// default yet.)
+    /// parcprinter tasks, but loses transport p20 and finds costlier
+    /// plans: not the default yet.)
     pub fn satisficing_default() -> Self {
         SearchOptions {
             engine: Engine::LazyGreedy,

@@ -28,11 +28,22 @@
 //! make more operators look applicable, so the landmarks stay sound;
 //! numeric and negative goals give no landmark).
 //!
+//! Natural orderings (as RHW's forward orders): `a` before `b` when `b`
+//! is unreachable in the relaxation without `a` and no achiever of `a`
+//! adds `b` too. Reasonable orderings ([`reasonable`], Hoffmann, Porteous
+//! & Sebastia 2004) are added between fact landmarks where h² mutexes
+//! ([`mutex`]) show that achieving one landmark destroys another, which
+//! must therefore come after it; the natural orderings only help find
+//! their candidates. [`lm_count`] uses the greedy-necessary and the
+//! reasonable orderings.
+//!
 //! The work is bounded ([`LandmarkLimits`]): once a limit is hit, no
 //! further landmark is processed; what was found so far is still sound
 //! (at worst only the goals, i.e. goal count).
 
 pub mod lm_count;
+pub mod mutex;
+pub mod reasonable;
 #[cfg(test)]
 mod tests;
 
@@ -41,6 +52,10 @@ use pddl_ground::Task;
 use pddl_ground::task::FactId;
 
 use super::relaxation::{CostType, RelaxedTask};
+
+/// Most facts kept for natural orderings (unreachable without some
+/// landmark), a memory bound.
+const MAX_FORWARD_FACTS: usize = 1 << 22;
 
 /// Most facts in a disjunctive landmark (as Fast Downward's RHW).
 pub const MAX_DISJUNCTION: usize = 4;
@@ -55,6 +70,11 @@ pub struct LandmarkLimits {
     pub max_work: u64,
     /// Whether to find disjunctive landmarks too.
     pub disjunctive: bool,
+    /// Whether to find reasonable orderings (needs h² mutexes).
+    pub reasonable_orderings: bool,
+    /// Most word operations spent on the h² mutex fixpoint (beyond it,
+    /// no reasonable orderings).
+    pub max_mutex_work: u64,
 }
 
 impl Default for LandmarkLimits {
@@ -63,6 +83,8 @@ impl Default for LandmarkLimits {
             max_landmarks: 4096,
             max_work: 150_000_000,
             disjunctive: true,
+            reasonable_orderings: true,
+            max_mutex_work: 400_000_000,
         }
     }
 }
@@ -84,6 +106,14 @@ pub struct LandmarkGraph {
     /// Greedy-necessary orderings `(before, after)`, by landmark id,
     /// without duplicates.
     pub orderings: Vec<(u32, u32)>,
+    /// Natural orderings `(before, after)` not already in `orderings`:
+    /// `after` (a fact landmark) is unreachable in the relaxation
+    /// without `before` (used to find reasonable orderings).
+    pub natural: Vec<(u32, u32)>,
+    /// Reasonable orderings `(before, after)` between fact landmarks
+    /// (`after` should not be achieved before `before`), without
+    /// duplicates and disjoint from `orderings`.
+    pub reasonable: Vec<(u32, u32)>,
     /// Whether a [`LandmarkLimits`] bound stopped the generation early.
     pub truncated: bool,
 }
@@ -101,6 +131,7 @@ struct Builder<'a> {
     /// Per fact: whether it is in a disjunctive landmark.
     in_disjunction: Vec<bool>,
     orderings_seen: HashSet<(u32, u32)>,
+    natural_seen: HashSet<(u32, u32)>,
 }
 
 impl Builder<'_> {
@@ -188,6 +219,8 @@ impl LandmarkGraph {
                 initially_true: Vec::new(),
                 reachable: Vec::new(),
                 orderings: Vec::new(),
+                natural: Vec::new(),
+                reasonable: Vec::new(),
                 truncated: false,
             },
             limits,
@@ -197,6 +230,7 @@ impl LandmarkGraph {
             disjunctions: HashMap::new(),
             in_disjunction: vec![false; rt.facts],
             orderings_seen: HashSet::new(),
+            natural_seen: HashSet::new(),
         };
         for &g in &task.goal.pos {
             if (g as usize) < rt.facts {
@@ -223,6 +257,14 @@ impl LandmarkGraph {
         let mut work: u64 = 0;
         let mut next = 0;
         let mut excluded: Vec<u32> = Vec::new();
+        // Per processed landmark: its range in `unreached`.
+        let mut unreached: Vec<FactId> = Vec::new();
+        let mut unreached_of: Vec<(u32, usize, usize)> = Vec::new();
+        let mut unreached_kept = 0;
+        // Per operator (axioms after them): the landmark it was last
+        // marked as an achiever of.
+        let operators = task.operators.len();
+        let mut achieves_lm = vec![u32::MAX; operators + rt.ops.len()];
         while next < b.graph.facts.len() {
             let lm = next as u32;
             next += 1;
@@ -236,6 +278,30 @@ impl LandmarkGraph {
             }
             excluded.clone_from(&b.graph.facts[lm as usize]);
             explorer.explore(rt, &excluded);
+            // Facts unreachable without `lm`: it is naturally ordered
+            // before those that turn out to be landmarks.
+            // (Not facts added by an achiever of `lm` itself: they may
+            // come at the same time.)
+            if unreached_kept < MAX_FORWARD_FACTS {
+                for &f in &excluded {
+                    for &o in rt.achievers.get(f) {
+                        achieves_lm[achiever_key(rt, operators, o)] = lm;
+                    }
+                }
+                let start = unreached.len();
+                unreached.extend((0..rt.facts as u32).filter(|&f| {
+                    reachable_from_init[f as usize]
+                        && !explorer.reached[f as usize]
+                        && !excluded.contains(&f)
+                        && rt
+                            .achievers
+                            .get(f)
+                            .iter()
+                            .all(|&o| achieves_lm[achiever_key(rt, operators, o)] != lm)
+                }));
+                unreached_kept += unreached.len() - start;
+                unreached_of.push((lm, start, unreached.len()));
+            }
             let stamp = lm + 1;
             first_achievers.clear();
             for &f in &excluded {
@@ -311,7 +377,27 @@ impl LandmarkGraph {
                 pred_facts[pi] = set;
             }
         }
-        b.graph
+        for &(lm, start, end) in &unreached_of {
+            for &f in &unreached[start..end] {
+                let after = b.landmark_of[f as usize];
+                if after != u32::MAX
+                    && after != lm
+                    && !b.orderings_seen.contains(&(lm, after))
+                    && b.natural_seen.insert((lm, after))
+                {
+                    b.graph.natural.push((lm, after));
+                }
+            }
+        }
+        let mut graph = b.graph;
+        if limits.reasonable_orderings
+            && graph.len() > 1
+            && let Some(mutexes) = mutex::Mutexes::compute(task, limits.max_mutex_work)
+        {
+            let budget = limits.max_work.saturating_sub(work);
+            graph.reasonable = reasonable::reasonable_orderings(task, &graph, &mutexes, budget);
+        }
+        graph
     }
 
     /// Number of landmarks.
@@ -322,6 +408,16 @@ impl LandmarkGraph {
     /// Whether there is no landmark (no positive goal).
     pub fn is_empty(&self) -> bool {
         self.facts.is_empty()
+    }
+}
+
+/// The operator behind relaxed operator `o` (so that the pieces of one
+/// operator with conditional effects count as one), or, for an axiom, a
+/// key past the operators.
+fn achiever_key(rt: &RelaxedTask, operators: usize, o: u32) -> usize {
+    match rt.ops[o as usize].origin {
+        Some(op) => op as usize,
+        None => operators + o as usize,
     }
 }
 

@@ -7,6 +7,7 @@ use pddl_ground::Task;
 use pddl_ground::task::FactId;
 
 use super::lm_count::LmCount;
+use super::mutex::Mutexes;
 use super::{LandmarkGraph, LandmarkLimits};
 use crate::heuristics::Heuristic;
 use crate::state::{StateView, set_fact};
@@ -205,7 +206,7 @@ fn lmcount_values_along_a_path() {
     h.notify_transition(1, 2, 2, view(&s2));
     assert_eq!(h.evaluate_registered(2, view(&s2), None), Some(4));
     // move-ba: 1 is false again but still needed before 2, 4 and 6
-    // (not accepted): required again, 4 + 1.
+    // (not past): required again, 4 + 1.
     let s3 = packed(&[0, 3]);
     h.notify_transition(2, 1, 3, view(&s3));
     preferred.clear();
@@ -213,29 +214,38 @@ fn lmcount_values_along_a_path() {
         h.evaluate_registered(3, view(&s3), Some(&mut preferred)),
         Some(5)
     );
-    assert_eq!(preferred, vec![0], "move-ab re-achieves 1");
+    // Only landmarks not reached yet (or goals) make operators
+    // preferred: move-ab re-achieves 1, which was reached, so it is not.
+    assert_eq!(preferred, Vec::<u32>::new());
     assert_eq!(h.accepted_landmarks(3).map(|l| l.len()), Some(3));
+    let future: Vec<FactId> = h
+        .future_landmarks(3)
+        .unwrap_or_default()
+        .iter()
+        .map(|&l| fact(h.graph(), l))
+        .collect();
+    assert_eq!(future, vec![5, 6, 2, 1, 4]);
 }
 
 #[test]
-fn lmcount_ordering_blocks_acceptance() {
+fn lmcount_jump_owes_greedy_necessary_predecessors() {
     let task = corridor();
     let mut h = LmCount::new(&task);
     let s0 = packed(&[0]);
     h.notify_initial_state(0, view(&s0));
-    // A (fictitious) jump straight to {2}: 2 is true but its predecessors
-    // 1 and 4 were never accepted, so it is not accepted either.
+    // A (fictitious) jump straight to {2}: 2 is reached although its
+    // predecessors 1 and 4 never were.
     let jump = packed(&[2]);
     h.notify_transition(0, 6, 1, view(&jump));
-    let accepted: Vec<FactId> = h
+    let past: Vec<FactId> = h
         .accepted_landmarks(1)
         .unwrap_or_default()
         .iter()
         .map(|&l| fact(h.graph(), l))
         .collect();
-    assert_eq!(accepted, vec![0]);
-    // Six not accepted, and 0 is required again (false, before 1): 7.
-    assert_eq!(h.evaluate_registered(1, view(&jump), None), Some(7));
+    assert_eq!(past, vec![2, 0]);
+    // Five not reached, and 0 is required again (false, before 1): 6.
+    assert_eq!(h.evaluate_registered(1, view(&jump), None), Some(6));
 }
 
 #[test]
@@ -247,12 +257,23 @@ fn required_again_goal() {
     let task = b.build(&[], &[0, 1]);
     let mut h = LmCount::new(&task);
     assert_eq!(fact_orderings(h.graph()), [(0, 1)].into_iter().collect());
+    // b deletes 0, so 1 is reasonably ordered before 0: 0 achieved
+    // before 1 will have to be achieved again.
+    let reasonable: Vec<(FactId, FactId)> = h
+        .graph()
+        .reasonable
+        .iter()
+        .map(|&(a, b)| (fact(h.graph(), a), fact(h.graph(), b)))
+        .collect();
+    assert_eq!(reasonable, vec![(1, 0)]);
     let (s0, s1, s2, s3) = (packed(&[]), packed(&[0]), packed(&[1]), packed(&[0, 1]));
     h.notify_initial_state(0, view(&s0));
     assert_eq!(h.evaluate_registered(0, view(&s0), None), Some(2));
+    // 0 is reached but still owed (its reasonable predecessor 1 is not
+    // reached yet): h stays 2.
     h.notify_transition(0, 0, 1, view(&s1));
-    assert_eq!(h.evaluate_registered(1, view(&s1), None), Some(1));
-    // After b both are accepted, but goal 0 is false: required again.
+    assert_eq!(h.evaluate_registered(1, view(&s1), None), Some(2));
+    // After b both are reached, but goal 0 is false: required again.
     h.notify_transition(1, 1, 2, view(&s2));
     let mut preferred = Vec::new();
     assert_eq!(
@@ -337,4 +358,35 @@ fn overlapping_disjunctions_are_not_added() {
     // {2, 3} shares 2 with {1, 2}: left out, with its ordering.
     assert_eq!(graph.facts, vec![vec![4], vec![5], vec![1, 2], vec![0]]);
     assert_eq!(graph.orderings, vec![(2, 0), (3, 2)]);
+}
+
+#[test]
+fn h2_mutexes_on_a_small_task() {
+    // Facts: 0 at-A, 1 at-B, 2 key, 3 lit, 4 derived. move-ab / move-ba
+    // swap 0 and 1; pick (at A) adds the key; light (at B): when key,
+    // add lit. Axiom 4 ← 3.
+    let mut b = TaskBuilder::new(5);
+    b.op("move-ab", &[0], &[1], &[0]);
+    b.op("move-ba", &[1], &[0], &[1]);
+    b.op("pick", &[0], &[2], &[]);
+    let light = b.op("light", &[1], &[], &[]);
+    b.cond(light, &[2], &[3], &[]);
+    b.axiom(4, &[3], &[], 0);
+    let task = b.build(&[0], &[3]);
+    let m = Mutexes::compute(&task, u64::MAX).expect("small task");
+    assert!(m.are_mutex(0, 1), "one place at a time");
+    assert!(!m.are_mutex(1, 2), "the key travels");
+    assert!(!m.are_mutex(0, 3) && !m.are_mutex(1, 3) && !m.are_mutex(2, 3));
+    assert!(!m.are_mutex(4, 0), "derived facts are never mutex");
+    assert!((0..4).all(|f| m.reachable(f)));
+    // Without pick the key (and so lit) is unreachable.
+    let mut b = TaskBuilder::new(4);
+    b.op("move-ab", &[0], &[1], &[0]);
+    let light = b.op("light", &[1], &[], &[]);
+    b.cond(light, &[2], &[3], &[]);
+    let task = b.build(&[0], &[3]);
+    let m = Mutexes::compute(&task, u64::MAX).expect("small task");
+    assert!(!m.reachable(2) && !m.reachable(3));
+    // No budget: no mutexes claimed.
+    assert!(Mutexes::compute(&task, 0).is_none());
 }
