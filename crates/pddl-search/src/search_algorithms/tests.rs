@@ -149,6 +149,47 @@ fn zero_cost_operators_and_astar() {
     assert!(!run(&t, Engine::BreadthFirst, HeuristicKind::Blind).proven_optimal);
 }
 
+/// A deterministic process after each choice (as Puzznic's physics): the
+/// cheap choice starts a forced cycle, a dead end; the dear one a forced
+/// chain of zero-cost steps to the goal. Facts: 0 busy, 1 a, 2 b, 3 loop,
+/// 4 goal, 5 spun.
+fn process_with_a_trap() -> Task {
+    let mut b = TaskBuilder::new(6);
+    let cheap = b.op_cost("cheap", &[], &[0, 3], &[], 1);
+    let dear = b.op_cost("dear", &[], &[0, 1], &[], 3);
+    for choice in [cheap, dear] {
+        b.neg_pre(choice, 0);
+        b.neg_pre(choice, 4);
+    }
+    let tick = b.op_cost("tick", &[0, 1], &[2], &[1], 0);
+    b.neg_pre(tick, 3);
+    let done = b.op_cost("done", &[0, 2], &[4], &[0, 2], 0);
+    b.neg_pre(done, 1);
+    b.neg_pre(done, 3);
+    let spin_on = b.op_cost("spin-on", &[0, 3], &[5], &[], 0);
+    b.neg_pre(spin_on, 5);
+    b.op_cost("spin-off", &[0, 3, 5], &[], &[5], 0);
+    b.build(&[], &[4])
+}
+
+#[test]
+fn forced_transitions_keep_plans_whole_and_costs_optimal() {
+    let task = process_with_a_trap();
+    // tick, done, spin-on and spin-off are exclusive: every engine but
+    // breadth-first search skips them, and plan extraction restores them.
+    for (e, h) in all_configs() {
+        let r = run(&task, e, h);
+        let plan = r.plan.expect("solved");
+        assert_eq!(plan.operators, vec![1, 2, 3], "{e} {h}");
+        assert_eq!(plan.cost, 3, "{e} {h}");
+    }
+    // A* stores the initial state and the end of the dear choice's chain
+    // only: the cheap choice's chain is a forced cycle, a dead end.
+    let r = run(&task, Engine::AStar, HeuristicKind::Blind);
+    assert_eq!(r.statistics.states, 2);
+    assert!(r.proven_optimal);
+}
+
 #[test]
 fn unsolvable_tasks_are_detected() {
     // 0 → 1 → 2 and back, goal 3 unreachable; also a goal needing 4 while 4 is deleted forever.
