@@ -62,7 +62,8 @@ fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
     let mut rng = Rng::new(seed);
     let mut steps = 0;
     for _ in 0..WALKS {
-        let mut space = StateSpace::new(&task);
+        // Every fluent, metric counters included, to compare them all.
+        let mut space = StateSpace::with_all_fluents(&task);
         let mut ground = space.initial_state();
         let mut lifted = initial.clone();
         let mut trace: Vec<String> = Vec::new();

@@ -51,7 +51,8 @@ pub enum SimulationError {
 
 /// Replays `plan` from the initial state, checking every precondition.
 pub fn simulate(task: &Task, plan: &[OperatorId]) -> Result<SimulatedState, SimulationError> {
-    let mut space = StateSpace::new(task);
+    // Every fluent, metric counters included: the final values are read.
+    let mut space = StateSpace::with_all_fluents(task);
     let mut state = space.initial_state();
     let mut next = Vec::new();
     let mut fluents = Vec::new();

@@ -1,37 +1,73 @@
 //! Packed states and the state registry.
 //!
 //! A state is a slice of `u64` words: first the facts, one bit each, then
-//! one word per numeric fluent holding the value's `f64` bits (NaN and -0
-//! are canonicalised so that equal values pack equally). The
+//! one word per *stored* numeric fluent holding the value's `f64` bits
+//! (NaN and -0 are canonicalised so that equal values pack equally). The
 //! [`StateRegistry`] stores each distinct state once, contiguously, and
 //! hands out dense [`StateId`]s.
+//!
+//! Search layouts ([`StateLayout::new`]) leave out the fluents that can
+//! never affect which operators apply or whether the goal holds (see
+//! [`metric_only_fluents`]): typically cost counters such as `(driven)`
+//! or `(fuel-used)` of a metric that could not become operator costs.
+//! Storing them would make states that differ only in the path's cost
+//! distinct and switch off duplicate detection. Unstored fluents unpack as
+//! their initial value; replaying a plan to read the metric needs
+//! [`StateLayout::with_all_fluents`].
 
 use hashbrown::HashTable;
 use pddl_ground::Task;
-use pddl_ground::task::{Conjunction, FactId};
+use pddl_ground::task::{Conjunction, FactId, FluentId, NumExpr};
 
 /// Dense id of a registered state (index into the registry).
 pub type StateId = u32;
 
 /// How a task's states are packed into words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StateLayout {
     fact_words: usize,
+    /// Number of fluents of the task (stored or not).
     fluents: usize,
+    /// The fluents stored in the packed state, ascending; `None` when all
+    /// are (the common case, unpacked by one copy).
+    stored: Option<Vec<FluentId>>,
+    /// Per fluent, the value unpacked for unstored ones (the initial value).
+    frozen: Vec<f64>,
 }
 
 impl StateLayout {
-    /// The layout for a task's facts and fluents.
+    /// The search layout for a task's facts and fluents: fluents that
+    /// only feed the metric are not stored (see [`metric_only_fluents`]).
     pub fn new(task: &Task) -> Self {
+        let unstored = metric_only_fluents(task);
+        let mut layout = Self::with_all_fluents(task);
+        if unstored.iter().any(|&u| u) {
+            layout.stored = Some(
+                (0..task.fluents.len() as FluentId)
+                    .filter(|&f| !unstored[f as usize])
+                    .collect(),
+            );
+        }
+        layout
+    }
+
+    /// A layout storing every fluent (for replaying plans, where the final
+    /// values of metric fluents matter).
+    pub fn with_all_fluents(task: &Task) -> Self {
+        let fluents = task.fluents.len();
+        let mut frozen = task.init_fluents.clone();
+        frozen.resize(fluents, f64::NAN);
         StateLayout {
             fact_words: task.facts.len().div_ceil(64),
-            fluents: task.fluents.len(),
+            fluents,
+            stored: None,
+            frozen,
         }
     }
 
     /// Words per packed state.
     pub fn words(&self) -> usize {
-        self.fact_words + self.fluents
+        self.fact_words + self.stored_fluents()
     }
 
     /// Number of fact words at the front of a packed state.
@@ -39,9 +75,14 @@ impl StateLayout {
         self.fact_words
     }
 
-    /// Number of numeric fluents.
+    /// Number of numeric fluents of the task (stored or not).
     pub fn fluents(&self) -> usize {
         self.fluents
+    }
+
+    /// Number of fluents stored in a packed state.
+    pub fn stored_fluents(&self) -> usize {
+        self.stored.as_ref().map_or(self.fluents, Vec::len)
     }
 
     /// The fact part of a packed state.
@@ -62,18 +103,39 @@ impl StateLayout {
         }
     }
 
-    /// Copies the fluent values of a packed state into `out`.
+    /// Copies the fluent values of a packed state into `out` (one per
+    /// fluent of the task; unstored ones get their initial value).
     #[inline]
     pub fn unpack_fluents(&self, packed: &[u64], out: &mut Vec<f64>) {
+        let words = &packed[self.fact_words..];
         out.clear();
-        out.extend(packed[self.fact_words..].iter().map(|&w| f64::from_bits(w)));
+        match &self.stored {
+            None => out.extend(words.iter().map(|&w| f64::from_bits(w))),
+            Some(stored) => {
+                out.extend_from_slice(&self.frozen);
+                for (&f, &w) in stored.iter().zip(words) {
+                    out[f as usize] = f64::from_bits(w);
+                }
+            }
+        }
     }
 
-    /// Writes fluent values into a packed state.
+    /// Writes fluent values (one per fluent of the task) into a packed
+    /// state.
     #[inline]
     pub fn pack_fluents(&self, values: &[f64], packed: &mut [u64]) {
-        for (w, &v) in packed[self.fact_words..].iter_mut().zip(values) {
-            *w = Self::pack_value(v);
+        let words = &mut packed[self.fact_words..];
+        match &self.stored {
+            None => {
+                for (w, &v) in words.iter_mut().zip(values) {
+                    *w = Self::pack_value(v);
+                }
+            }
+            Some(stored) => {
+                for (w, &f) in words.iter_mut().zip(stored) {
+                    *w = Self::pack_value(values.get(f as usize).copied().unwrap_or(f64::NAN));
+                }
+            }
         }
     }
 
@@ -85,8 +147,68 @@ impl StateLayout {
                 set_fact(&mut packed, f, true);
             }
         }
-        self.pack_fluents(&task.init_fluents, &mut packed);
+        self.pack_fluents(&self.frozen, &mut packed);
         packed
+    }
+}
+
+/// Per fluent, whether its value can never matter to search: it occurs
+/// in no numeric condition (preconditions, effect conditions, axiom
+/// bodies, goal) and in no effect's right-hand side, and its initial value
+/// is finite. Such a fluent only accumulates (a metric counter), and the
+/// only way it could change applicability, an effect result that is not
+/// finite, then depends on the right-hand side alone (`x + v`, `x · v`,
+/// `x / v`, `v` are finite for finite `x` exactly when they are for any
+/// other finite `x`), short of overflowing past 1.8e308.
+pub fn metric_only_fluents(task: &Task) -> Vec<bool> {
+    let mut needed = vec![false; task.fluents.len()];
+    let mut stack = Vec::new();
+    let conjunctions = std::iter::once(&task.goal)
+        .chain(task.axioms.iter().map(|ax| &ax.body))
+        .chain(task.operators.iter().flat_map(|op| {
+            std::iter::once(&op.precondition).chain(op.conditional.iter().map(|ce| &ce.condition))
+        }));
+    for c in conjunctions {
+        for cond in &c.numeric {
+            mark_fluents(&cond.lhs, &mut needed, &mut stack);
+            mark_fluents(&cond.rhs, &mut needed, &mut stack);
+        }
+    }
+    for op in &task.operators {
+        let effects = op
+            .numeric
+            .iter()
+            .chain(op.conditional.iter().flat_map(|ce| &ce.numeric));
+        for e in effects {
+            mark_fluents(&e.expr, &mut needed, &mut stack);
+        }
+    }
+    needed
+        .iter()
+        .enumerate()
+        .map(|(f, &n)| !n && task.init_fluents.get(f).is_some_and(|v| v.is_finite()))
+        .collect()
+}
+
+/// Marks the fluents occurring in an expression (with an explicit stack:
+/// expression depth is unbounded in the input).
+fn mark_fluents<'e>(expr: &'e NumExpr, needed: &mut [bool], stack: &mut Vec<&'e NumExpr>) {
+    stack.clear();
+    stack.push(expr);
+    while let Some(e) = stack.pop() {
+        match e {
+            NumExpr::Const(_) => {}
+            NumExpr::Fluent(f) => {
+                if let Some(slot) = needed.get_mut(*f as usize) {
+                    *slot = true;
+                }
+            }
+            NumExpr::Neg(a) => stack.push(a),
+            NumExpr::Add(a, b) | NumExpr::Sub(a, b) | NumExpr::Mul(a, b) | NumExpr::Div(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+        }
     }
 }
 
@@ -240,6 +362,89 @@ mod tests {
         assert_eq!(reg.get(1), &[1, 3]);
         // (1,7) and (0,0) were new, (1,2)/(1,3) were not among i*7 pairs except none.
         assert_eq!(reg.len(), 2 + 10_000);
+    }
+
+    /// v0 is tested by a precondition, v1 only counts (metric-only), v2
+    /// is read by an effect, v3 counts but starts undefined.
+    fn counter_task() -> Task {
+        use crate::testing::TaskBuilder;
+        use pddl_ground::task::{AssignOp, Comparison, NumEffect};
+        let mut b = TaskBuilder::new(2);
+        let (v0, v1, v2, v3) = (
+            b.fluent(5.0),
+            b.fluent(0.0),
+            b.fluent(1.5),
+            b.fluent(f64::NAN),
+        );
+        let go = b.op("go", &[0], &[1], &[0]);
+        b.num_pre(go, v0, Comparison::GreaterEqual, 1.0);
+        b.num_effect(go, v0, AssignOp::Decrease, 1.0);
+        b.num_effect(go, v1, AssignOp::Increase, 7.0);
+        b.num_effect(go, v3, AssignOp::Increase, 1.0);
+        let mut task = b.build(&[0], &[1]);
+        task.operators[0].numeric.push(NumEffect {
+            op: AssignOp::Increase,
+            fluent: v1,
+            expr: NumExpr::Fluent(v2),
+        });
+        task
+    }
+
+    #[test]
+    fn metric_only_fluents_are_not_stored() {
+        let task = counter_task();
+        assert_eq!(metric_only_fluents(&task), vec![false, true, false, false]);
+        let layout = StateLayout::new(&task);
+        assert_eq!((layout.fluents(), layout.stored_fluents()), (4, 3));
+        assert_eq!(layout.words(), 1 + 3);
+        // Round trip: stored values come back exactly, the unstored one as
+        // its initial value; -0 and NaN canonicalised.
+        let mut packed = layout.initial(&task);
+        let mut values = Vec::new();
+        layout.unpack_fluents(&packed, &mut values);
+        assert_eq!(values[..3], [5.0, 0.0, 1.5]);
+        assert!(values[3].is_nan());
+        layout.pack_fluents(&[-0.0, 99.0, 0.1 + 0.2, 4.0], &mut packed);
+        assert_eq!(packed[1..], [0, (0.1f64 + 0.2).to_bits(), 4.0f64.to_bits()]);
+        layout.unpack_fluents(&packed, &mut values);
+        assert_eq!(values, vec![0.0, 0.0, 0.1 + 0.2, 4.0]);
+        // Two states differing only in the counter pack equally.
+        let mut other = packed.clone();
+        layout.pack_fluents(&[0.0, 12.0, 0.1 + 0.2, 4.0], &mut other);
+        assert_eq!(packed, other);
+        // The full layout stores every fluent.
+        let full = StateLayout::with_all_fluents(&task);
+        assert_eq!(full.words(), 1 + 4);
+        let mut packed = full.initial(&task);
+        full.pack_fluents(&[1.0, 99.0, 2.0, 3.0], &mut packed);
+        full.unpack_fluents(&packed, &mut values);
+        assert_eq!(values, vec![1.0, 99.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn a_cost_counter_does_not_make_the_space_infinite() {
+        use crate::testing::TaskBuilder;
+        use crate::{NoObserver, Outcome, SearchOptions, search};
+        use pddl_ground::task::AssignOp;
+        use std::sync::atomic::AtomicBool;
+        // Facts 0 ⇄ 1, each move adds 1 to a counter; goal fact 2 is
+        // unreachable. With the counter stored every move made a new state
+        // and breadth-first search never ended; without, two states.
+        let mut b = TaskBuilder::new(3);
+        let counter = b.fluent(0.0);
+        let there = b.op("there", &[0], &[1], &[0]);
+        let back = b.op("back", &[1], &[0], &[1]);
+        b.num_effect(there, counter, AssignOp::Increase, 1.0);
+        b.num_effect(back, counter, AssignOp::Increase, 1.0);
+        let task = b.build(&[0], &[2]);
+        let options = SearchOptions {
+            engine: crate::Engine::BreadthFirst,
+            time_limit: Some(std::time::Duration::from_secs(10)),
+            ..SearchOptions::satisficing_default()
+        };
+        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+        assert_eq!(r.outcome, Outcome::Unsolvable);
+        assert_eq!(r.statistics.expanded, 2);
     }
 
     #[test]

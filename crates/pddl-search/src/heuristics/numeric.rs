@@ -19,6 +19,11 @@
 //! unreached proves it unreachable. Other conditions are released at the
 //! end of an exploration that did not reach the goal (reached at the last
 //! cost plus one, with no supporter), so they never cause a dead end.
+//!
+//! For simple conditions the constant change of every relaxed operator,
+//! consumption included, and the operators that raise them are kept too
+//! ([`NumericRelaxation::nets_of`], [`NumericRelaxation::achievers_of`]):
+//! h_FF's resource balance reads them.
 
 use std::collections::HashMap;
 
@@ -157,7 +162,7 @@ impl LinearCondition {
 
     /// The fewest repetitions of a change `net > 0` per application that
     /// take the expression from `value` (unsatisfied) to satisfied.
-    fn repetitions(&self, value: f64, net: f64) -> u64 {
+    pub fn repetitions(&self, value: f64, net: f64) -> u64 {
         // Tolerance: float sums such as 3 × 0.1 must not cost an extra step.
         const EPSILON: f64 = 1e-9;
         let ratio = -value / net;
@@ -251,6 +256,14 @@ pub struct NumericRelaxation {
     irregular_fluent: Vec<bool>,
     /// Per fluent, the conditions mentioning it (filled by `finish_conditions`).
     conditions_of_fluent: Vec<Vec<u32>>,
+    /// Per relaxed operator, its range in `nets`.
+    op_nets: Vec<(u32, u32)>,
+    /// `(condition, change per application)` of all relaxed operators, for
+    /// simple conditions only, consumption (negative) included: what the
+    /// relaxed plan's resource balance (see [`NumericRelaxation::nets_of`]) reads.
+    nets: Vec<(u32, f64)>,
+    /// Per simple condition, the relaxed operators that raise it.
+    achievers: Vec<Vec<u32>>,
 }
 
 impl NumericRelaxation {
@@ -349,6 +362,7 @@ impl NumericRelaxation {
 
     /// Call once every condition is known, before [`NumericRelaxation::add_op`].
     pub fn finish_conditions(&mut self, fluents: usize) {
+        self.achievers = vec![Vec::new(); self.conditions.len()];
         self.conditions_of_fluent = vec![Vec::new(); fluents];
         for (n, c) in self.conditions.iter().enumerate() {
             for &(f, _) in &c.expr.terms {
@@ -400,6 +414,8 @@ impl NumericRelaxation {
     /// [`NumericRelaxation::changes_by`]).
     pub fn add_op(&mut self, changes: &[(u32, f64, u32)]) {
         let start = self.changes.len() as u32;
+        let op = self.op_changes.len() as u32;
+        let nets_start = self.nets.len() as u32;
         for group in changes.chunk_by(|a, b| a.0 == b.0) {
             let effect = |e: u32| &self.effects[e as usize];
             let one_shot = group
@@ -413,6 +429,13 @@ impl NumericRelaxation {
                     .iter()
                     .map(|&(_, a, e)| a * effect(e).delta(&[]))
                     .sum();
+                let condition = group[0].0;
+                if net.is_finite() && net != 0.0 && self.conditions[condition as usize].simple {
+                    self.nets.push((condition, net));
+                    if net > 0.0 {
+                        self.achievers[condition as usize].push(op);
+                    }
+                }
                 if net.is_nan() || net <= 0.0 {
                     // Never helps, in any state: leave it out (most changes
                     // in resource domains consume).
@@ -432,6 +455,25 @@ impl NumericRelaxation {
             });
         }
         self.op_changes.push((start, self.changes.len() as u32));
+        self.op_nets.push((nets_start, self.nets.len() as u32));
+    }
+
+    /// The constant changes per application that relaxed operator `o`
+    /// makes to simple conditions, as `(condition, net)`; negative ones
+    /// consume.
+    #[inline]
+    pub fn nets_of(&self, o: u32) -> &[(u32, f64)] {
+        match self.op_nets.get(o as usize) {
+            Some(&(a, b)) => &self.nets[a as usize..b as usize],
+            None => &[],
+        }
+    }
+
+    /// The relaxed operators that raise simple condition `n` by a
+    /// constant.
+    #[inline]
+    pub fn achievers_of(&self, n: u32) -> &[u32] {
+        self.achievers.get(n as usize).map_or(&[], Vec::as_slice)
     }
 
     /// The condition changes of relaxed operator `o`.

@@ -365,6 +365,9 @@ pub struct Exploration {
     pub repetitions: Vec<Cost>,
     /// Per numeric condition: its expression's value in the state.
     condition_value: Vec<f64>,
+    /// Whether the latest run released conditions it could not judge
+    /// (see [`super::numeric`]): its costs are then partly guesses.
+    released: bool,
     op_state: Vec<OpState>,
     /// `op_state` before an evaluation: all preconditions unsatisfied.
     op_state_init: Vec<OpState>,
@@ -387,10 +390,38 @@ impl Exploration {
             supporter: vec![u32::MAX; rt.props()],
             repetitions: vec![1; rt.numeric.conditions.len()],
             condition_value: vec![0.0; rt.numeric.conditions.len()],
+            released: false,
             op_state: op_state_init.clone(),
             op_state_init,
             queue: CostQueue::default(),
         }
+    }
+
+    /// The value of numeric condition `n`'s expression in the state of
+    /// the latest run.
+    #[inline]
+    pub fn condition_value(&self, n: u32) -> f64 {
+        self.condition_value
+            .get(n as usize)
+            .copied()
+            .unwrap_or(f64::NAN)
+    }
+
+    /// The combined precondition cost of relaxed operator `o` if the latest
+    /// run reached all its preconditions.
+    #[inline]
+    pub fn reached_pre_cost(&self, o: u32) -> Option<Cost> {
+        self.op_state
+            .get(o as usize)
+            .filter(|s| s.unsatisfied == 0)
+            .map(|s| s.pre_cost)
+    }
+
+    /// Whether the latest run had to release numeric conditions that the
+    /// repetition count cannot judge to reach the goal.
+    #[inline]
+    pub fn released(&self) -> bool {
+        self.released
     }
 
     /// Whether proposition `p` holds in the state of the latest run.
@@ -437,11 +468,13 @@ impl Exploration {
             supporter,
             repetitions,
             condition_value,
+            released: released_flag,
             op_state,
             op_state_init,
             queue,
         } = self;
         prop_cost.fill(INFINITE);
+        *released_flag = false;
         queue.clear();
         op_state.copy_from_slice(op_state_init);
         for (w, &word) in state.facts.iter().enumerate() {
@@ -527,6 +560,7 @@ impl Exploration {
             // the repetition count cannot judge (see `numeric`), so that
             // they never make a dead end.
             released = true;
+            *released_flag = true;
             let release_cost = last_cost.saturating_add(1);
             for (n, cond) in nr.conditions.iter().enumerate() {
                 let p = first_numeric + n as u32;

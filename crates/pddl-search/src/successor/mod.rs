@@ -426,6 +426,17 @@ impl<'t> StateSpace<'t> {
         }
     }
 
+    /// Like [`StateSpace::new`], but its states hold every fluent, also
+    /// those that only count towards the metric (which search leaves out
+    /// of states, see [`StateLayout::new`]): for replays whose final
+    /// values are read.
+    pub fn with_all_fluents(task: &'t Task) -> Self {
+        StateSpace {
+            layout: StateLayout::with_all_fluents(task),
+            ..StateSpace::new(task)
+        }
+    }
+
     /// The packed initial state, axioms evaluated.
     pub fn initial_state(&mut self) -> Vec<u64> {
         let mut packed = self.layout.initial(self.task);
