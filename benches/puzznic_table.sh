@@ -11,6 +11,9 @@
 # PLAN_ARGS adds options to every `plan puzznic solve`, e.g.
 # PLAN_ARGS="--search wastar --weight 2".
 #
+# benches/puzznic_readme_table.py merges a default and an --optimal run into
+# the README's table.
+#
 # Needs the release build (`cargo build --release`; set PLAN=path to use
 # another binary) and ../shared/puzznic.
 set -eu

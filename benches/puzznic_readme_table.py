@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Merges two runs of benches/puzznic_table.sh (the default, and --optimal
+with ONLY_OPTIMAL=1) into the README's per-level Markdown table.
+
+    benches/puzznic_readme_table.py DEFAULT.tsv OPTIMAL.tsv > table.md
+"""
+import sys
+
+
+def read(path):
+    """Rows by level: (reference, moves, seconds, expanded, status)."""
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if line.startswith(("#", "level")) or len(fields) != 6:
+                continue
+            rows[fields[0]] = fields[1:]
+    return rows
+
+
+def outcome(row):
+    """Moves, or why there are none."""
+    moves, status = row[1], row[4]
+    if moves != "-":
+        return moves
+    return {"4": "unsolvable", "5": "time limit", "6": "memory limit"}.get(status, "error")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    default, optimal = read(sys.argv[1]), read(sys.argv[2])
+    print("| level | MOVES | default moves | default time (s) | default expanded "
+          "| --optimal moves | --optimal time (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for level in sorted(default):
+        row = default[level]
+        opt = optimal.get(level)
+        opt_cells = f"{outcome(opt)} | {opt[2]}" if opt else "not run | "
+        print(f"| {level} | {row[0]} | {outcome(row)} | {row[2]} | {row[3]} | {opt_cells} |")
+
+
+main()
