@@ -277,7 +277,8 @@ impl Heuristic for HFF {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::successor::StateSpace;
+    use crate::HeuristicKind;
+    use crate::heuristics::tests::h_init;
     use crate::testing::TaskBuilder;
     use pddl_ground::task::{AssignOp, Comparison};
 
@@ -299,16 +300,7 @@ mod tests {
     }
 
     fn evaluate(task: &Task) -> (Option<Cost>, Vec<OperatorId>) {
-        let mut space = StateSpace::new(task);
-        let s = space.initial_state();
-        let mut fluents = Vec::new();
-        let view = space.view(&s, &mut fluents);
-        let mut h = HFF::new(task, CostType::Unit);
-        let mut preferred = Vec::new();
-        let v = h.evaluate(view, Some(&mut preferred));
-        preferred.sort_unstable();
-        preferred.dedup();
-        (v, preferred)
+        h_init(task, HeuristicKind::HFF, CostType::Unit)
     }
 
     #[test]

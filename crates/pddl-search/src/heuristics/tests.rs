@@ -13,7 +13,13 @@ use crate::successor::StateSpace;
 use crate::testing::{TaskBuilder, diamond};
 use crate::{NoObserver, Outcome, SearchOptions, search};
 
-fn h_init(task: &Task, kind: HeuristicKind, cost_type: CostType) -> (Option<Cost>, Vec<u32>) {
+/// The heuristic's value and sorted preferred operators in the initial
+/// state.
+pub(super) fn h_init(
+    task: &Task,
+    kind: HeuristicKind,
+    cost_type: CostType,
+) -> (Option<Cost>, Vec<u32>) {
     let mut space = StateSpace::new(task);
     let s = space.initial_state();
     let mut fluents = Vec::new();
