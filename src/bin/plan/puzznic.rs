@@ -65,7 +65,7 @@ pub enum PuzznicCommand {
     /// Print the built-in Puzznic domain.
     Domain,
     /// Solve a level with the planner and print the player moves and the PDDL plan
-    /// (weighted A* with w = 2 and h_FF; --optimal: A* with h_max).
+    /// (weighted A* with w = 1.5 and h_FF; --optimal: A* with h_max).
     Solve {
         #[command(flatten)]
         level: LevelArgs,
