@@ -10,9 +10,10 @@ use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
 use crate::search_algorithms::{
     IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
+    settle_successor, skips_forced,
 };
 use crate::state::{StateId, StateRegistry};
-use crate::successor::{Forced, StateSpace};
+use crate::successor::StateSpace;
 
 /// What the open list is ordered by.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,9 +84,7 @@ pub fn run<O: OpenList<StateId>>(
     ];
     let mut ops = Vec::new();
     let mut succ = Vec::new();
-    let follow_forced = params.follow_forced
-        && space.has_forced_transitions()
-        && !heuristics.iter().any(|h| h.is_path_dependent());
+    let skip_forced = skips_forced(params.follow_forced, space, heuristics);
 
     let init = space.initial_state();
     let Some((init_id, _)) = registry.insert(&init) else {
@@ -169,19 +168,13 @@ pub fn run<O: OpenList<StateId>>(
         }
         space.applicable(registry.get(id), &mut ops);
         for &op in &ops {
-            let mut g = node.g.saturating_add(task.operators[op as usize].cost);
+            let g = node.g.saturating_add(task.operators[op as usize].cost);
             if g >= params.bound || !space.apply(registry.get(id), op, &mut succ) {
                 continue;
             }
-            if follow_forced {
-                match space.follow_forced(&mut succ) {
-                    Forced::DeadEnd => continue,
-                    Forced::Reached { cost, .. } => g = g.saturating_add(cost),
-                }
-                if g >= params.bound {
-                    continue;
-                }
-            }
+            let Some(g) = settle_successor(space, &mut succ, g, params.bound, skip_forced) else {
+                continue;
+            };
             monitor.stats.generated += 1;
             let Some((sid, new)) = registry.insert(&succ) else {
                 return IterationResult::stopped(Outcome::MemoryLimit);

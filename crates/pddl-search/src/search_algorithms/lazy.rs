@@ -17,9 +17,10 @@ use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
 use crate::search_algorithms::{
     IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
+    settle_successor, skips_forced,
 };
 use crate::state::{StateId, StateRegistry};
-use crate::successor::{Forced, StateSpace};
+use crate::successor::StateSpace;
 
 /// Parameters of one lazy search.
 #[derive(Clone, Copy, Debug)]
@@ -62,9 +63,7 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
     let mut expansion: u64 = 0;
     let mut keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
     let mut best: Vec<Cost> = vec![Cost::MAX; heuristics.len()];
-    let follow_forced = follow_forced
-        && space.has_forced_transitions()
-        && !heuristics.iter().any(|h| h.is_path_dependent());
+    let skip_forced = skips_forced(follow_forced, space, heuristics);
     loop {
         // `succ` is the state to handle: reached from `parent` by `via`.
         let Some((id, new)) = registry.insert(&succ) else {
@@ -172,21 +171,15 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
             }) {
                 return IterationResult::stopped(stop);
             }
-            let mut new_g = nodes[p as usize]
+            let new_g = nodes[p as usize]
                 .g
                 .saturating_add(task.operators[o as usize].cost);
             if new_g >= bound || !space.apply(registry.get(p), o, &mut succ) {
                 continue;
             }
-            if follow_forced {
-                match space.follow_forced(&mut succ) {
-                    Forced::DeadEnd => continue,
-                    Forced::Reached { cost, .. } => new_g = new_g.saturating_add(cost),
-                }
-                if new_g >= bound {
-                    continue;
-                }
-            }
+            let Some(new_g) = settle_successor(space, &mut succ, new_g, bound, skip_forced) else {
+                continue;
+            };
             monitor.stats.generated += 1;
             parent = p;
             via = o;

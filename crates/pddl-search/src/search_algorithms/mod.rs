@@ -13,7 +13,7 @@ use pddl_ground::task::{Cost, OperatorId};
 use crate::heuristics::Heuristic;
 use crate::result::{Outcome, Plan, Progress, ProgressReason, SearchObserver, Statistics};
 use crate::state::{StateId, StateRegistry};
-use crate::successor::StateSpace;
+use crate::successor::{Forced, StateSpace};
 
 /// Parent pointer of the initial state.
 pub const NO_PARENT: StateId = StateId::MAX;
@@ -76,6 +76,38 @@ pub fn extract_plan(
         .map(|&o| space.task.operators[o as usize].cost)
         .fold(0, Cost::saturating_add);
     Plan { operators, cost }
+}
+
+/// Whether an engine asked to skip forced transitions does: only where the
+/// task has exclusive operators and no heuristic is path-dependent (those
+/// must see every transition).
+pub(crate) fn skips_forced(
+    requested: bool,
+    space: &StateSpace<'_>,
+    heuristics: &[&mut dyn Heuristic],
+) -> bool {
+    requested && space.has_forced_transitions() && !heuristics.iter().any(|h| h.is_path_dependent())
+}
+
+/// The cost at which the search goes on from the generated successor
+/// `succ`, reached at cost `g` (below `bound`): with `skip_forced`, `succ`
+/// becomes the end of its forced chain ([`StateSpace::follow_forced`]) and
+/// the chain's cost is added. `None` when that is a dead end or reaches
+/// `bound`.
+pub(crate) fn settle_successor(
+    space: &mut StateSpace<'_>,
+    succ: &mut Vec<u64>,
+    g: Cost,
+    bound: Cost,
+    skip_forced: bool,
+) -> Option<Cost> {
+    if !skip_forced {
+        return Some(g);
+    }
+    match space.follow_forced(succ) {
+        Forced::DeadEnd => None,
+        Forced::Reached { cost, .. } => Some(g.saturating_add(cost)).filter(|&g| g < bound),
+    }
 }
 
 /// Estimated bytes of a search's data: registered states, search nodes,
