@@ -499,6 +499,7 @@ fn compact(
         goal: raw.goal,
         metric,
         cost_model,
+        interchangeable_objects: Vec::new(),
     }
 }
 

@@ -28,6 +28,8 @@
 //! 4. Finishing: facts that never change are compiled away, metric
 //!    fluents that only count costs become operator costs, and ids are
 //!    renumbered in a sorted, deterministic order.
+//! 5. Symmetry (`symmetry.rs`): classes of interchangeable objects, which
+//!    search may use to treat symmetric states as one.
 //!
 //! Costs: a metric `minimize` of a non-negatively weighted sum of fluents
 //! (`(total-cost)`, `(+ (* 2 (fuel-used)) (moves))`...) that operators
@@ -52,6 +54,7 @@ pub mod dump;
 mod finish;
 mod instantiate;
 pub(crate) mod normalize;
+mod symmetry;
 pub mod task;
 
 pub use task::Task;
@@ -188,7 +191,8 @@ pub fn ground_with_stats(
 
     let start = Instant::now();
     let raw = instantiate::instantiate(&model, &reach, options)?;
-    let task = finish::finish(&model, raw);
+    let mut task = finish::finish(&model, raw);
+    task.interchangeable_objects = symmetry::interchangeable_objects(&model, &task);
     stats.instantiate_time = start.elapsed();
     stats.operators_per_action = model
         .actions

@@ -251,6 +251,10 @@ pub struct Task {
     pub metric: Option<GroundMetric>,
     /// How operator costs were obtained.
     pub cost_model: CostModel,
+    /// Classes of interchangeable objects (names, sorted; two or more per
+    /// class): permuting objects within classes maps every state to one
+    /// with the same goal distance (see the grounder's `symmetry` module).
+    pub interchangeable_objects: Vec<Vec<String>>,
 }
 
 impl Task {

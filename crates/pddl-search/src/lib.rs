@@ -2,9 +2,10 @@
 //!
 //! Laid out like Fast Downward's `src/search`: [`state`] (packed states
 //! and the registry), [`successor`] (match-tree successor generation,
-//! effects, axioms and forced transitions), [`heuristics`] (one file per
-//! heuristic),
-//! [`open_lists`] and [`search_algorithms`]. The entry point is [`search`];
+//! effects, axioms and forced transitions), [`symmetry`] (states that
+//! differ by a permutation of interchangeable objects as one),
+//! [`heuristics`] (one file per heuristic), [`open_lists`] and
+//! [`search_algorithms`]. The entry point is [`search`];
 //! it never prints: progress and plans reach the caller through a
 //! [`SearchObserver`].
 
@@ -19,6 +20,7 @@ pub mod search_algorithms;
 mod simulate;
 pub mod state;
 pub mod successor;
+pub mod symmetry;
 #[cfg(test)]
 mod testing;
 
@@ -65,6 +67,7 @@ pub fn search(
         observer,
     );
     let mut space = StateSpace::new(task);
+    space.reduce_symmetry(options.symmetry_reduction);
     let first = run_engine(&mut space, options, &mut monitor);
     let mut outcome = first.outcome;
     let mut proven_optimal = first.plan.is_some()

@@ -187,6 +187,9 @@ pub struct SearchOptions {
     /// stay deterministic), and loop removal and greedy action
     /// elimination on every plan found ([`crate::plan_improvement`]).
     pub improve_plans: bool,
+    /// Treat states that differ only by a permutation of interchangeable
+    /// objects as one state ([`crate::symmetry`]).
+    pub symmetry_reduction: bool,
 }
 
 impl SearchOptions {
@@ -207,6 +210,7 @@ impl SearchOptions {
             memory_limit_bytes: None,
             anytime: false,
             improve_plans: true,
+            symmetry_reduction: true,
         }
     }
 
@@ -222,6 +226,7 @@ impl SearchOptions {
             memory_limit_bytes: None,
             anytime: false,
             improve_plans: true,
+            symmetry_reduction: true,
         }
     }
 }

@@ -15,9 +15,13 @@
 //! their initial value; replaying a plan to read the metric needs
 //! [`StateLayout::with_all_fluents`].
 
+use std::sync::Arc;
+
 use hashbrown::HashTable;
 use pddl_ground::Task;
 use pddl_ground::task::{Conjunction, FactId, FluentId, NumExpr};
+
+use crate::symmetry::{KeyScratch, Symmetry};
 
 /// Dense id of a registered state (index into the registry).
 pub type StateId = u32;
@@ -83,6 +87,13 @@ impl StateLayout {
     /// Number of fluents stored in a packed state.
     pub fn stored_fluents(&self) -> usize {
         self.stored.as_ref().map_or(self.fluents, Vec::len)
+    }
+
+    /// Whether fluent `f` is stored in packed states.
+    pub fn is_stored(&self, f: FluentId) -> bool {
+        self.stored
+            .as_ref()
+            .is_none_or(|stored| stored.binary_search(&f).is_ok())
     }
 
     /// The fact part of a packed state.
@@ -276,12 +287,29 @@ fn hash_words(words: &[u64]) -> u64 {
 }
 
 /// Stores each distinct packed state once in one contiguous arena.
+///
+/// With symmetry reduction ([`StateRegistry::with_symmetry`]) states are
+/// deduplicated by their [`Symmetry::key`] instead: a state whose orbit
+/// is registered gets that orbit's id, and [`StateRegistry::get`] returns
+/// the first state registered for it.
 #[derive(Debug)]
 pub struct StateRegistry {
     words_per_state: usize,
     len: u32,
     arena: Vec<u64>,
     table: HashTable<StateId>,
+    orbits: Option<OrbitKeys>,
+}
+
+/// The keys of a registry that deduplicates orbits.
+#[derive(Debug)]
+struct OrbitKeys {
+    symmetry: Arc<Symmetry>,
+    /// The key of every registered state, indexed like the arena.
+    keys: Vec<u64>,
+    /// The key being looked up.
+    key: Vec<u64>,
+    scratch: KeyScratch,
 }
 
 impl StateRegistry {
@@ -292,6 +320,21 @@ impl StateRegistry {
             len: 0,
             arena: Vec::new(),
             table: HashTable::new(),
+            orbits: None,
+        }
+    }
+
+    /// An empty registry that treats the states of one orbit of
+    /// `symmetry` as one state (plain deduplication when `None`).
+    pub fn with_symmetry(words_per_state: usize, symmetry: Option<Arc<Symmetry>>) -> Self {
+        StateRegistry {
+            orbits: symmetry.map(|symmetry| OrbitKeys {
+                symmetry,
+                keys: Vec::new(),
+                key: Vec::new(),
+                scratch: KeyScratch::default(),
+            }),
+            ..Self::new(words_per_state)
         }
     }
 
@@ -305,11 +348,31 @@ impl StateRegistry {
         self.len == 0
     }
 
+    /// Whether states are deduplicated by orbit.
+    pub fn reduces_symmetry(&self) -> bool {
+        self.orbits.is_some()
+    }
+
     /// The packed words of a registered state.
     #[inline]
     pub fn get(&self, id: StateId) -> &[u64] {
         let w = self.words_per_state;
         &self.arena[id as usize * w..][..w]
+    }
+
+    /// Whether `state` is the registered state `id` or, with symmetry
+    /// reduction, in its orbit.
+    pub fn is_registered_as(&mut self, id: StateId, state: &[u64]) -> bool {
+        match &mut self.orbits {
+            None => self.get(id) == state,
+            Some(orbits) => {
+                orbits
+                    .symmetry
+                    .key(state, &mut orbits.scratch, &mut orbits.key);
+                let w = orbits.key.len();
+                orbits.keys[id as usize * w..][..w] == orbits.key[..]
+            }
+        }
     }
 
     /// Returns the id of `state`, registering it first if it is new; the
@@ -318,12 +381,21 @@ impl StateRegistry {
     #[inline]
     pub fn insert(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
         debug_assert_eq!(state.len(), self.words_per_state);
-        let w = self.words_per_state;
-        let hash = hash_words(state);
-        let arena = &self.arena;
+        // What states are told apart by: the state itself or its key.
+        let (probe, stored) = match &mut self.orbits {
+            None => (state, &self.arena),
+            Some(orbits) => {
+                orbits
+                    .symmetry
+                    .key(state, &mut orbits.scratch, &mut orbits.key);
+                (&orbits.key[..], &orbits.keys)
+            }
+        };
+        let w = probe.len();
+        let hash = hash_words(probe);
         if let Some(&id) = self
             .table
-            .find(hash, |&id| &arena[id as usize * w..][..w] == state)
+            .find(hash, |&id| &stored[id as usize * w..][..w] == probe)
         {
             return Some((id, false));
         }
@@ -333,15 +405,22 @@ impl StateRegistry {
         let id = self.len;
         self.len += 1;
         self.arena.extend_from_slice(state);
-        let arena = &self.arena;
+        let stored = match &mut self.orbits {
+            None => &self.arena,
+            Some(orbits) => {
+                orbits.keys.extend_from_slice(&orbits.key);
+                &orbits.keys
+            }
+        };
         self.table
-            .insert_unique(hash, id, |&id| hash_words(&arena[id as usize * w..][..w]));
+            .insert_unique(hash, id, |&id| hash_words(&stored[id as usize * w..][..w]));
         Some((id, true))
     }
 
-    /// Estimated bytes used by the arena and the hash table.
+    /// Estimated bytes used by the arena, the keys and the hash table.
     pub fn memory_bytes(&self) -> u64 {
-        (self.arena.capacity() * 8 + self.table.capacity() * 5) as u64
+        let keys = self.orbits.as_ref().map_or(0, |o| o.keys.capacity());
+        ((self.arena.capacity() + keys) * 8 + self.table.capacity() * 5) as u64
     }
 }
 

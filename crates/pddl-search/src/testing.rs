@@ -166,6 +166,7 @@ impl TaskBuilder {
             },
             metric: None,
             cost_model: CostModel::Unit,
+            interchangeable_objects: Vec::new(),
         }
     }
 }

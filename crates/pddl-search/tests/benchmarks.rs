@@ -121,6 +121,69 @@ fn optimal_engines_agree_on_general_costs() {
 }
 
 /// First tasks of several domains for the satisficing configurations.
+/// Tasks with interchangeable objects, and the optimal cost of each.
+const SYMMETRIC: &[(&str, &str, u64)] = &[
+    ("gripper/domain.pddl", "gripper/prob02.pddl", 17),
+    (
+        "logistics00/domain.pddl",
+        "logistics00/probLOGISTICS-4-0.pddl",
+        20,
+    ),
+    ("depot/domain.pddl", "depot/p01.pddl", 10),
+    ("driverlog/domain.pddl", "driverlog/p02.pddl", 19),
+    ("satellite/domain.pddl", "satellite/p01-pfile1.pddl", 9),
+    (
+        "openstacks-sat08-adl/domain.pddl",
+        "openstacks-sat08-adl/p02.pddl",
+        3,
+    ),
+    (
+        "transport-sat08-strips/domain.pddl",
+        "transport-sat08-strips/p01.pddl",
+        54,
+    ),
+];
+
+/// Symmetry reduction merges only states with equal goal distances: with
+/// and without it, A* with h_max (and breadth-first search, on unit
+/// costs) finds the same, known optimal cost, and each plan replays.
+#[test]
+fn symmetry_reduction_keeps_optimal_costs() {
+    let Some(dir) = benchmarks() else { return };
+    for &(domain, problem, cost) in SYMMETRIC {
+        let task = load(&dir, domain, problem);
+        assert!(
+            !task.interchangeable_objects.is_empty(),
+            "{problem}: no interchangeable objects to test with"
+        );
+        let mut engines = vec![Engine::AStar];
+        if task.operators.iter().all(|o| o.cost == 1) {
+            engines.push(Engine::BreadthFirst);
+        }
+        for engine in engines {
+            let mut expanded = Vec::new();
+            for symmetry_reduction in [true, false] {
+                let options = SearchOptions {
+                    engine,
+                    heuristic: HeuristicKind::HMax,
+                    time_limit: Some(Duration::from_secs(60)),
+                    symmetry_reduction,
+                    ..SearchOptions::optimal_default()
+                };
+                let what = format!("{problem}: {engine}, symmetry reduction {symmetry_reduction}");
+                let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+                check_plan(&task, &r, &what);
+                assert_eq!(r.plan.map(|p| p.cost), Some(cost), "{what}");
+                expanded.push(r.statistics.expanded);
+            }
+            assert!(
+                expanded[0] <= expanded[1],
+                "{problem}: {engine} {expanded:?}"
+            );
+        }
+    }
+}
+
 const SMALL: &[(&str, &str)] = &[
     ("blocks/domain.pddl", "blocks/probBLOCKS-9-0.pddl"),
     ("gripper/domain.pddl", "gripper/prob05.pddl"),

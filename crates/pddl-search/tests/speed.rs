@@ -59,6 +59,7 @@ fn task(
         },
         metric: None,
         cost_model: CostModel::Unit,
+        interchangeable_objects: Vec::new(),
     }
 }
 

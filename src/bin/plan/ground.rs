@@ -152,6 +152,14 @@ fn stats_text(
     s.push_str(&format!("conditional effects: {conditional}\n"));
     s.push_str(&format!("axioms: {}\n", task.axioms.len()));
     s.push_str(&format!("cost model: {:?}\n", task.cost_model));
+    s.push_str(&format!(
+        "interchangeable objects: {}\n",
+        task.interchangeable_objects
+            .iter()
+            .map(|class| format!("{{{}}}", class.join(" ")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
     s.push_str(&format!("time parse: {}\n", millis(parse_time)));
     s.push_str(&format!("time check: {}\n", millis(check_time)));
     s.push_str(&format!(

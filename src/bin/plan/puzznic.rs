@@ -87,6 +87,10 @@ pub enum PuzznicCommand {
         /// Weight of weighted A*.
         #[arg(long)]
         weight: Option<f64>,
+        /// Keep tiles of one kind apart (by default boards that differ only
+        /// by which tile of a kind is where are one state).
+        #[arg(long)]
+        no_symmetry: bool,
         /// Use the reference simulator's breadth-first search instead of the planner.
         #[arg(long)]
         simulator: bool,
@@ -126,6 +130,7 @@ pub fn run(command: PuzznicCommand) -> i32 {
             engine,
             heuristic,
             weight,
+            no_symmetry,
             simulator,
             max_states,
         } => {
@@ -137,6 +142,7 @@ pub fn run(command: PuzznicCommand) -> i32 {
             options.engine = engine.unwrap_or(options.engine);
             options.heuristic = heuristic.unwrap_or(options.heuristic);
             options.weight = weight.unwrap_or(options.weight);
+            options.symmetry_reduction = !no_symmetry;
             solve(&level, options, time_limit, simulator.then_some(max_states))
         }
         PuzznicCommand::Show {

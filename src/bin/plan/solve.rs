@@ -33,6 +33,10 @@ pub struct SolveArgs {
     /// Keep improving the plan until the time limit (or until proven optimal).
     #[arg(long)]
     pub anytime: bool,
+    /// Search every state: do not merge states that differ only by a
+    /// permutation of interchangeable objects (symmetry reduction).
+    #[arg(long)]
+    pub no_symmetry: bool,
     /// Stop after this many seconds (parsing and grounding included).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
@@ -151,6 +155,7 @@ fn search_options(args: &SolveArgs) -> Result<SearchOptions, String> {
     }
     options.memory_limit_bytes = args.memory_limit.map(|mib| mib.saturating_mul(1 << 20));
     options.anytime = args.anytime;
+    options.symmetry_reduction = !args.no_symmetry;
     if args.anytime && options.time_limit.is_none() {
         return Err("--anytime needs --time-limit (it improves the plan until then)".into());
     }

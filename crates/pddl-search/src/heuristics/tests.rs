@@ -267,6 +267,7 @@ fn numeric_aware_hff_guides_greedy_search_to_numeric_goals() {
         time_limit: Some(Duration::from_secs(10)),
         // The first search alone: restarts would add their own expansions.
         improve_plans: false,
+        symmetry_reduction: true,
         ..SearchOptions::satisficing_default()
     };
     let r = search(&t, &options, &AtomicBool::new(false), &mut NoObserver);

@@ -3,14 +3,15 @@
 //! other costs, including zero costs, the plan is merely valid).
 
 use crate::result::Outcome;
-use crate::search_algorithms::{IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan};
-use crate::state::StateRegistry;
+use crate::search_algorithms::{
+    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, new_registry,
+};
 use crate::successor::StateSpace;
 
 /// Runs breadth-first search.
 pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationResult {
     let task = space.task;
-    let mut registry = StateRegistry::new(space.layout.words());
+    let mut registry = new_registry(space, &[]);
     let init = space.initial_state();
     let Some((init_id, _)) = registry.insert(&init) else {
         return IterationResult::stopped(Outcome::MemoryLimit);
@@ -25,7 +26,7 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
     if space.is_goal(&init) {
         return IterationResult {
             outcome: Outcome::Solved,
-            plan: Some(extract_plan(space, &registry, &nodes, init_id)),
+            plan: Some(extract_plan(space, &mut registry, &nodes, init_id)),
         };
     }
     let mut ops = Vec::new();
@@ -74,7 +75,7 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
                 );
                 return IterationResult {
                     outcome: Outcome::Solved,
-                    plan: Some(extract_plan(space, &registry, &nodes, sid)),
+                    plan: Some(extract_plan(space, &mut registry, &nodes, sid)),
                 };
             }
         }

@@ -9,10 +9,10 @@ use crate::heuristics::Heuristic;
 use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
 use crate::search_algorithms::{
-    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
+    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate, new_registry,
     settle_successor, skips_forced,
 };
-use crate::state::{StateId, StateRegistry};
+use crate::state::StateId;
 use crate::successor::StateSpace;
 
 /// What the open list is ordered by.
@@ -70,7 +70,7 @@ pub fn run<O: OpenList<StateId>>(
     monitor: &mut Monitor<'_>,
 ) -> IterationResult {
     let task = space.task;
-    let mut registry = StateRegistry::new(space.layout.words());
+    let mut registry = new_registry(space, heuristics);
     let mut nodes: Vec<Node> = Vec::new();
     let mut fluents = Vec::new();
     let mut preferred_ops = Vec::new();
@@ -142,7 +142,7 @@ pub fn run<O: OpenList<StateId>>(
             monitor.record(registry.len(), mem);
             return IterationResult {
                 outcome: Outcome::Solved,
-                plan: Some(extract_plan(space, &registry, &nodes, id)),
+                plan: Some(extract_plan(space, &mut registry, &nodes, id)),
             };
         }
         monitor.stats.expanded += 1;

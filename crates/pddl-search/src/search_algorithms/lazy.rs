@@ -16,10 +16,10 @@ use crate::heuristics::Heuristic;
 use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
 use crate::search_algorithms::{
-    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate,
+    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate, new_registry,
     settle_successor, skips_forced,
 };
-use crate::state::{StateId, StateRegistry};
+use crate::state::StateId;
 use crate::successor::StateSpace;
 
 /// Parameters of one lazy search.
@@ -50,7 +50,7 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
         follow_forced,
     } = params;
     let task = space.task;
-    let mut registry = StateRegistry::new(space.layout.words());
+    let mut registry = new_registry(space, heuristics);
     let mut nodes: Vec<Node> = Vec::new();
     let mut fluents = Vec::new();
     let mut preferred_ops = Vec::new();
@@ -94,7 +94,7 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
                 );
                 return IterationResult {
                     outcome: Outcome::Solved,
-                    plan: Some(extract_plan(space, &registry, &nodes, id)),
+                    plan: Some(extract_plan(space, &mut registry, &nodes, id)),
                 };
             }
             preferred_ops.clear();

@@ -47,9 +47,15 @@ pub struct Node {
 /// The plan ending in `goal`, following parent pointers. Each step is the
 /// node's operator followed by the forced transitions the search skipped
 /// ([`StateSpace::follow_forced`]).
+///
+/// The plan is replayed from the initial state. With symmetry reduction a
+/// node's registered state may be another member of the orbit its parent
+/// pointer reached, so where the node's operator does not lead to its
+/// orbit, the step is the cheapest operator that does (one exists: the
+/// image of the node's operator under the permutation between the two).
 pub fn extract_plan(
     space: &mut StateSpace<'_>,
-    registry: &StateRegistry,
+    registry: &mut StateRegistry,
     nodes: &[Node],
     goal: StateId,
 ) -> Plan {
@@ -60,22 +66,56 @@ pub fn extract_plan(
         path.push(s);
         s = nodes[s as usize].parent;
     }
+    let mut state = registry.get(s).to_vec();
     let mut operators = Vec::with_capacity(path.len());
+    let mut candidates = Vec::new();
     for &child in path.iter().rev() {
-        let node = &nodes[child as usize];
-        let found = space.forced_path(
-            registry.get(node.parent),
-            node.op,
-            registry.get(child),
+        let start = operators.len();
+        let mut reached = space.forced_path(
+            &state,
+            nodes[child as usize].op,
+            |s| registry.is_registered_as(child, s),
             &mut operators,
         );
-        debug_assert!(found, "a search node's path does not reach it");
+        if reached.is_none() && registry.reduces_symmetry() {
+            space.applicable(&state, &mut candidates);
+            candidates.sort_by_key(|&o| space.task.operators[o as usize].cost);
+            for &op in &candidates {
+                operators.truncate(start);
+                reached = space.forced_path(
+                    &state,
+                    op,
+                    |s| registry.is_registered_as(child, s),
+                    &mut operators,
+                );
+                if reached.is_some() {
+                    break;
+                }
+            }
+        }
+        debug_assert!(reached.is_some(), "a search node's path does not reach it");
+        if let Some(next) = reached {
+            state = next;
+        }
     }
     let cost = operators
         .iter()
         .map(|&o| space.task.operators[o as usize].cost)
         .fold(0, Cost::saturating_add);
     Plan { operators, cost }
+}
+
+/// A registry for a search of `space` with `heuristics`: deduplicating
+/// orbits when the space reduces symmetry, unless a heuristic is
+/// path-dependent (its per-state data would mix the orbit's members).
+pub(crate) fn new_registry(
+    space: &StateSpace<'_>,
+    heuristics: &[&mut dyn Heuristic],
+) -> StateRegistry {
+    let symmetry = space
+        .symmetry()
+        .filter(|_| !heuristics.iter().any(|h| h.is_path_dependent()));
+    StateRegistry::with_symmetry(space.layout.words(), symmetry.cloned())
 }
 
 /// Whether an engine asked to skip forced transitions does: only where the

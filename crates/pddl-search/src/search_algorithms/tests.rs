@@ -24,6 +24,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         memory_limit_bytes: None,
         anytime: false,
         improve_plans: false,
+        symmetry_reduction: true,
     }
 }
 

@@ -187,37 +187,35 @@ impl StateSpace<'_> {
         result
     }
 
-    /// Appends to `out` the operators from `from` to `to`, when `to` was
-    /// reached by applying `op` in `from` and then following forced
-    /// transitions ([`StateSpace::follow_forced`]). Returns `false` if `to`
-    /// is not reached that way.
+    /// Appends to `out` the operators from `from` to the first state
+    /// `is_target` accepts, applying `op` in `from` and then following
+    /// forced transitions ([`StateSpace::follow_forced`]); returns that
+    /// state, or `None` (with `out` partly extended) if none is reached.
     pub fn forced_path(
         &mut self,
         from: &[u64],
         op: OperatorId,
-        to: &[u64],
+        mut is_target: impl FnMut(&[u64]) -> bool,
         out: &mut Vec<OperatorId>,
-    ) -> bool {
+    ) -> Option<Vec<u64>> {
         let mut state = Vec::with_capacity(from.len());
         let mut next = Vec::with_capacity(from.len());
         if !self.apply(from, op, &mut state) {
-            return false;
+            return None;
         }
         out.push(op);
         for _ in 0..MAX_FORCED_STEPS {
-            if state == to {
-                return true;
+            if is_target(&state) {
+                return Some(state);
             }
-            let Some(forced) = self.forced_operator(&state) else {
-                return false;
-            };
+            let forced = self.forced_operator(&state)?;
             if !self.apply(&state, forced, &mut next) {
-                return false;
+                return None;
             }
             out.push(forced);
             std::mem::swap(&mut state, &mut next);
         }
-        state == to
+        is_target(&state).then_some(state)
     }
 }
 
@@ -274,10 +272,15 @@ mod tests {
             Forced::Reached { steps: 0, cost: 0 }
         );
         let mut path = Vec::new();
-        assert!(space.forced_path(&init, 0, &state, &mut path));
+        let reached = space.forced_path(&init, 0, |s| s == state, &mut path);
+        assert_eq!(reached.as_ref(), Some(&state));
         assert_eq!(path, vec![0, 1, 2]);
         path.clear();
-        assert!(!space.forced_path(&init, 3, &generated, &mut path));
+        assert!(
+            space
+                .forced_path(&init, 3, |s| s == generated, &mut path)
+                .is_none()
+        );
     }
 
     #[test]

@@ -8,10 +8,13 @@
 //! followed, so an expansion never scans all operators. Negative and
 //! numeric preconditions are checked on the candidates.
 
+use std::sync::Arc;
+
 use pddl_ground::Task;
 use pddl_ground::task::{Axiom, FactId, OperatorId};
 
 use crate::state::{StateLayout, StateView, has_fact, set_fact};
+use crate::symmetry::Symmetry;
 
 mod forced;
 use forced::ForcedTransitions;
@@ -407,6 +410,7 @@ pub struct StateSpace<'t> {
     triggers: EffectTriggers,
     fired: Vec<u32>,
     forced: ForcedTransitions,
+    symmetry: Option<Arc<Symmetry>>,
 }
 
 impl<'t> StateSpace<'t> {
@@ -423,7 +427,23 @@ impl<'t> StateSpace<'t> {
             new_fluents: Vec::new(),
             fired: Vec::new(),
             forced: ForcedTransitions::new(task),
+            symmetry: None,
         }
+    }
+
+    /// Turns symmetry reduction on or off: with it, searches deduplicate
+    /// states by orbit of the task's interchangeable objects (see
+    /// [`crate::symmetry`]). Without usable classes it stays off.
+    pub fn reduce_symmetry(&mut self, on: bool) {
+        self.symmetry = on
+            .then(|| Symmetry::new(self.task, &self.layout))
+            .flatten()
+            .map(Arc::new);
+    }
+
+    /// The symmetry searches reduce, if any.
+    pub fn symmetry(&self) -> Option<&Arc<Symmetry>> {
+        self.symmetry.as_ref()
     }
 
     /// Like [`StateSpace::new`], but its states hold every fluent, also

@@ -1,0 +1,313 @@
+//! Symmetry reduction over interchangeable objects.
+//!
+//! The grounder lists classes of objects that can be permuted without
+//! changing the task ([`Task::interchangeable_objects`]). Two states that
+//! differ only by such a permutation have the same goal distance, so the
+//! [`crate::state::StateRegistry`] may keep one of them: it deduplicates
+//! states by a [`Symmetry::key`] that is equal exactly for the states of
+//! one orbit, and stores the first state of each orbit it meets. Search
+//! nodes then stand for orbits; plan extraction
+//! ([`crate::search_algorithms::extract_plan`]) replays the path from the
+//! initial state, picking at each step an operator that reaches the next
+//! node's orbit.
+//!
+//! The key: the state with every fact naming a class object cleared, then
+//! per class the sorted list of its objects' signatures, a signature being
+//! the set of the object's true facts with the object blanked out (its
+//! "templates": `(at _ c3)`, `(gone _)`). Sorting forgets which object
+//! has which signature, and nothing else. That is exact only when no fact
+//! names two class objects (then a matching of equal signatures is a
+//! permutation mapping one state onto the other), so classes are dropped
+//! until that holds: a fact naming two objects of one class drops that
+//! class; one naming objects of two classes drops the smaller (in gripper,
+//! `(carry ?ball ?gripper)` keeps the balls and drops the grippers).
+//! Classes named by a fluent stored in the state are dropped too.
+
+use hashbrown::HashMap;
+use pddl_ground::Task;
+use pddl_ground::task::FactId;
+
+use crate::state::StateLayout;
+
+/// The key computation for a task's interchangeable objects.
+#[derive(Debug)]
+pub struct Symmetry {
+    /// Per fact word, the bits of facts that name a class object.
+    class_facts: Vec<u64>,
+    /// Per fact (indexed by id; used for facts naming a class object):
+    /// where its bit goes among all classes' signatures (word, bit).
+    slot: Vec<(u32, u32)>,
+    classes: Vec<Class>,
+    /// Words of all classes' signatures together.
+    signature_words: usize,
+    key_words: usize,
+}
+
+/// Where one class's signatures are.
+#[derive(Clone, Debug)]
+struct Class {
+    /// Its first signature word among all classes' signatures.
+    start: usize,
+    /// Number of objects.
+    objects: usize,
+    /// Words per signature.
+    words: usize,
+}
+
+/// Reusable buffers for [`Symmetry::key`].
+#[derive(Debug, Default)]
+pub struct KeyScratch {
+    signatures: Vec<u64>,
+    order: Vec<u32>,
+}
+
+impl Symmetry {
+    /// The symmetry of `task`'s states packed by `layout`; `None` when no
+    /// class of interchangeable objects can be used.
+    pub fn new(task: &Task, layout: &StateLayout) -> Option<Symmetry> {
+        if task.interchangeable_objects.is_empty() {
+            return None;
+        }
+        let mut class_of: HashMap<&str, (usize, usize)> = HashMap::new();
+        for (c, class) in task.interchangeable_objects.iter().enumerate() {
+            for (i, name) in class.iter().enumerate() {
+                class_of.insert(name.as_str(), (c, i));
+            }
+        }
+        let classes = task.interchangeable_objects.len();
+        let mut active = vec![true; classes];
+        let size = |c: usize| task.interchangeable_objects[c].len();
+        for (f, fluent) in task.fluents.iter().enumerate() {
+            if layout.is_stored(f as u32) {
+                for arg in &fluent.args {
+                    if let Some(&(c, _)) = class_of.get(arg.as_str()) {
+                        active[c] = false;
+                    }
+                }
+            }
+        }
+        // Drop classes until no fact names two class objects.
+        let mut named: Vec<(usize, usize)> = Vec::new();
+        loop {
+            let mut dropped = false;
+            for fact in &task.facts {
+                named.clear();
+                named.extend(
+                    fact.args
+                        .iter()
+                        .filter_map(|a| class_of.get(a.as_str()).copied())
+                        .filter(|&(c, _)| active[c]),
+                );
+                named.sort_unstable();
+                named.dedup();
+                if named.len() < 2 {
+                    continue;
+                }
+                let drop = if named.iter().all(|&(c, _)| c == named[0].0) {
+                    named[0].0
+                } else {
+                    named
+                        .iter()
+                        .map(|&(c, _)| c)
+                        .min_by_key(|&c| (size(c), std::cmp::Reverse(c)))
+                        .expect("two or more named")
+                };
+                active[drop] = false;
+                dropped = true;
+            }
+            if !dropped {
+                break;
+            }
+        }
+        if !active.iter().any(|&a| a) {
+            return None;
+        }
+        let fact_words = layout.fact_words();
+        let mut class_facts = vec![0u64; fact_words];
+        let mut templates: Vec<HashMap<(String, Vec<String>), u32>> = vec![HashMap::new(); classes];
+        // Per fact naming an active class object: (class, object, template).
+        let mut named_by: Vec<(FactId, usize, usize, u32)> = Vec::new();
+        for (f, fact) in task.facts.iter().enumerate() {
+            let Some(&(c, i)) = fact
+                .args
+                .iter()
+                .filter_map(|a| class_of.get(a.as_str()))
+                .find(|&&(c, _)| active[c])
+            else {
+                continue;
+            };
+            let object = &task.interchangeable_objects[c][i];
+            let blanked: Vec<String> = fact
+                .args
+                .iter()
+                .map(|a| {
+                    if a == object {
+                        String::new()
+                    } else {
+                        a.clone()
+                    }
+                })
+                .collect();
+            let next = templates[c].len() as u32;
+            let t = *templates[c]
+                .entry((fact.predicate.clone(), blanked))
+                .or_insert(next);
+            named_by.push((f as FactId, c, i, t));
+            class_facts[f / 64] |= 1 << (f % 64);
+        }
+        // Class c's signatures: `objects` blocks of `words` words from
+        // `start`, indexed by c (inactive classes stay empty).
+        let mut layout_of = vec![
+            Class {
+                start: 0,
+                objects: 0,
+                words: 0
+            };
+            classes
+        ];
+        let mut signature_words = 0;
+        for c in (0..classes).filter(|&c| active[c]) {
+            let class = Class {
+                start: signature_words,
+                objects: task.interchangeable_objects[c].len(),
+                words: templates[c].len().div_ceil(64).max(1),
+            };
+            signature_words += class.words * class.objects;
+            layout_of[c] = class;
+        }
+        let mut slot = vec![(u32::MAX, 0); task.facts.len()];
+        for (f, c, i, t) in named_by {
+            let class = &layout_of[c];
+            let word = class.start + i * class.words + t as usize / 64;
+            slot[f as usize] = (word as u32, t % 64);
+        }
+        let used: Vec<Class> = layout_of.into_iter().filter(|c| c.objects > 0).collect();
+        Some(Symmetry {
+            class_facts,
+            slot,
+            classes: used,
+            signature_words,
+            key_words: layout.words() + signature_words,
+        })
+    }
+
+    /// Words of a key.
+    pub fn key_words(&self) -> usize {
+        self.key_words
+    }
+
+    /// Number of classes in use.
+    pub fn classes(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// Writes the key of the packed `state` into `out`: equal keys mean
+    /// that a permutation within the classes maps one state onto the
+    /// other.
+    pub fn key(&self, state: &[u64], scratch: &mut KeyScratch, out: &mut Vec<u64>) {
+        out.clear();
+        out.extend_from_slice(state);
+        let signatures = &mut scratch.signatures;
+        signatures.clear();
+        signatures.resize(self.signature_words, 0);
+        for (w, (word, mask)) in out.iter_mut().zip(&self.class_facts).enumerate() {
+            let mut bits = *word & mask;
+            *word &= !mask;
+            while bits != 0 {
+                let f = (w * 64) as FactId + bits.trailing_zeros();
+                bits &= bits - 1;
+                let (at, bit) = self.slot[f as usize];
+                signatures[at as usize] |= 1 << bit;
+            }
+        }
+        for class in &self.classes {
+            let words = class.words;
+            let all = &mut signatures[class.start..][..words * class.objects];
+            if words == 1 {
+                all.sort_unstable();
+                out.extend_from_slice(all);
+            } else {
+                let order = &mut scratch.order;
+                order.clear();
+                order.extend(0..class.objects as u32);
+                order.sort_unstable_by(|&a, &b| {
+                    all[a as usize * words..][..words].cmp(&all[b as usize * words..][..words])
+                });
+                for &i in order.iter() {
+                    out.extend_from_slice(&all[i as usize * words..][..words]);
+                }
+            }
+        }
+        debug_assert_eq!(out.len(), self.key_words);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::set_fact;
+    use pddl_ground::task::GroundAtom;
+
+    fn atom(predicate: &str, args: &[&str]) -> GroundAtom {
+        GroundAtom {
+            predicate: predicate.to_string(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+
+    /// Balls b1 b2 in rooms a, b, or carried by grippers l, r.
+    fn gripper_facts() -> Task {
+        let mut task = crate::testing::TaskBuilder::new(0).build(&[], &[]);
+        task.facts = vec![
+            atom("at", &["b1", "a"]),    // 0
+            atom("at", &["b1", "b"]),    // 1
+            atom("at", &["b2", "a"]),    // 2
+            atom("at", &["b2", "b"]),    // 3
+            atom("carry", &["b1", "l"]), // 4
+            atom("carry", &["b2", "l"]), // 5
+            atom("carry", &["b1", "r"]), // 6
+            atom("carry", &["b2", "r"]), // 7
+            atom("at-robby", &["a"]),    // 8
+            atom("free", &["l"]),        // 9
+        ];
+        task.interchangeable_objects =
+            vec![vec!["b1".into(), "b2".into()], vec!["l".into(), "r".into()]];
+        task
+    }
+
+    fn key_of(symmetry: &Symmetry, facts: &[FactId]) -> Vec<u64> {
+        let mut state = vec![0u64; 1];
+        for &f in facts {
+            set_fact(&mut state, f, true);
+        }
+        let mut key = Vec::new();
+        symmetry.key(&state, &mut KeyScratch::default(), &mut key);
+        key
+    }
+
+    #[test]
+    fn keys_are_equal_exactly_within_an_orbit() {
+        let task = gripper_facts();
+        let layout = StateLayout::new(&task);
+        let symmetry = Symmetry::new(&task, &layout).expect("balls are symmetric");
+        // `carry` names a ball and a gripper: the grippers (the smaller
+        // class, last on ties) are dropped.
+        assert_eq!(symmetry.classes(), 1);
+        // b1 in a, b2 in b  ~  b2 in a, b1 in b.
+        assert_eq!(key_of(&symmetry, &[0, 3, 8]), key_of(&symmetry, &[2, 1, 8]));
+        // Both in a differs from one in each room.
+        assert_ne!(key_of(&symmetry, &[0, 2, 8]), key_of(&symmetry, &[0, 3, 8]));
+        // Carried by l: which ball does not matter, which gripper does.
+        assert_eq!(key_of(&symmetry, &[4, 3]), key_of(&symmetry, &[5, 1]));
+        assert_ne!(key_of(&symmetry, &[4, 3]), key_of(&symmetry, &[6, 3]));
+        // Facts naming no class object stay as they are.
+        assert_ne!(key_of(&symmetry, &[0, 3, 8]), key_of(&symmetry, &[0, 3, 9]));
+    }
+
+    #[test]
+    fn no_classes_no_symmetry() {
+        let mut task = gripper_facts();
+        task.interchangeable_objects.clear();
+        assert!(Symmetry::new(&task, &StateLayout::new(&task)).is_none());
+    }
+}
