@@ -225,7 +225,7 @@ impl<'a> Monitor<'a> {
     }
 
     /// Call once per expansion; every few calls (at most
-    /// [`CHECK_INTERVAL`], about every [`CHECK_PERIOD`]) it measures
+    /// `CHECK_INTERVAL`, about every `CHECK_PERIOD`) it measures
     /// `(states, memory bytes)` and checks the limits, returning the
     /// outcome to stop with when one is hit.
     #[inline]
