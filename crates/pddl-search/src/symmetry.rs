@@ -304,6 +304,112 @@ mod tests {
         assert_ne!(key_of(&symmetry, &[0, 3, 8]), key_of(&symmetry, &[0, 3, 9]));
     }
 
+    /// One-handed gripper with three balls to carry from room a to b:
+    /// facts at(ball, room), carry(ball), robot in a/b, hand free.
+    fn three_balls() -> Task {
+        let balls = ["b1", "b2", "b3"];
+        let mut names = Vec::new();
+        for ball in balls {
+            names.push(atom("at", &[ball, "a"]));
+            names.push(atom("at", &[ball, "b"]));
+            names.push(atom("carry", &[ball]));
+        }
+        let (robot_a, robot_b, free) = (9, 10, 11);
+        names.push(atom("robot", &["a"]));
+        names.push(atom("robot", &["b"]));
+        names.push(atom("free", &[]));
+        let mut b = crate::testing::TaskBuilder::new(names.len());
+        b.op("move-a-b", &[robot_a], &[robot_b], &[robot_a]);
+        b.op("move-b-a", &[robot_b], &[robot_a], &[robot_b]);
+        for i in 0..3 {
+            let (in_a, in_b, carry) = (3 * i, 3 * i + 1, 3 * i + 2);
+            for (room, robot) in [(in_a, robot_a), (in_b, robot_b)] {
+                b.op("pick", &[room, robot, free], &[carry], &[room, free]);
+                b.op("drop", &[carry, robot], &[room, free], &[carry]);
+            }
+        }
+        let mut task = b.build(&[0, 3, 6, robot_a, free], &[1, 4, 7]);
+        task.facts = names;
+        task.interchangeable_objects = vec![balls.iter().map(|b| b.to_string()).collect()];
+        task
+    }
+
+    #[test]
+    fn search_over_orbits_keeps_the_optimal_cost_and_a_valid_plan() {
+        use crate::{Engine, HeuristicKind, NoObserver, SearchOptions, search, simulate};
+        use std::sync::atomic::AtomicBool;
+        let task = three_balls();
+        let mut expanded = Vec::new();
+        for engine in [Engine::AStar, Engine::BreadthFirst, Engine::LazyGreedy] {
+            for symmetry_reduction in [true, false] {
+                let options = SearchOptions {
+                    engine,
+                    heuristic: HeuristicKind::Blind,
+                    improve_plans: false,
+                    symmetry_reduction,
+                    ..SearchOptions::optimal_default()
+                };
+                let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+                let plan = r.plan.expect("solvable");
+                let end = simulate(&task, &plan.operators).expect("the plan replays");
+                assert!(end.goal_reached);
+                if engine != Engine::LazyGreedy {
+                    // pick, move, drop, move back; no move back at the end.
+                    assert_eq!(plan.cost, 11, "{engine} {symmetry_reduction}");
+                    expanded.push(r.statistics.expanded);
+                }
+            }
+        }
+        // Orbits: which balls are where matters, not which is which.
+        assert!(
+            expanded[0] < expanded[1] && expanded[2] < expanded[3],
+            "{expanded:?}"
+        );
+    }
+
+    #[test]
+    fn plan_extraction_follows_the_orbit_not_the_stored_state() {
+        use crate::search_algorithms::{NO_PARENT, Node, Status, extract_plan};
+        use crate::state::StateRegistry;
+        use crate::successor::StateSpace;
+        // Operators of three_balls: 0 move-a-b; for ball i, 2 + 4i pick
+        // in a, 5 + 4i drop in b.
+        let (move_a_b, pick_b1, pick_b2, drop_b1_in_b, drop_b2_in_b) = (0, 2, 6, 5, 9);
+        let task = three_balls();
+        let mut space = StateSpace::new(&task);
+        space.reduce_symmetry(true);
+        let mut registry =
+            StateRegistry::with_symmetry(space.layout.words(), space.symmetry().cloned());
+        let init = space.initial_state();
+        let mut next = |registry: &mut StateRegistry, from: &[u64], op| {
+            let mut state = Vec::new();
+            assert!(space.apply(from, op, &mut state));
+            let (id, _) = registry.insert(&state).expect("room for states");
+            (id, state)
+        };
+        let (root, _) = registry.insert(&init).expect("room");
+        let (holding, carry_b1) = next(&mut registry, &init, pick_b1);
+        // Carrying b2 instead is the same orbit.
+        assert_eq!(next(&mut registry, &init, pick_b2).0, holding);
+        let (moved, at_b) = next(&mut registry, &carry_b1, move_a_b);
+        let (dropped, _) = next(&mut registry, &at_b, drop_b1_in_b);
+        // As if a cheaper path had reached the orbit by picking b2: the
+        // stored state (b1 carried) is not where that path leads.
+        let node = |parent, op| Node {
+            parent,
+            op,
+            g: 0,
+            h: 0,
+            status: Status::Closed,
+        };
+        let mut nodes = vec![node(NO_PARENT, 0); 4];
+        nodes[holding as usize] = node(root, pick_b2);
+        nodes[moved as usize] = node(holding, move_a_b);
+        nodes[dropped as usize] = node(moved, drop_b1_in_b);
+        let plan = extract_plan(&mut space, &mut registry, &nodes, dropped);
+        assert_eq!(plan.operators, vec![pick_b2, move_a_b, drop_b2_in_b]);
+    }
+
     #[test]
     fn no_classes_no_symmetry() {
         let mut task = gripper_facts();
