@@ -317,14 +317,22 @@ mod tests {
         :precondition (and (carry ?b ?g) (at-robby ?r))
         :effect (and (at ?b ?r) (free ?g) (not (carry ?b ?g)))))";
 
+    /// The classes of a gripper problem (b1 b2 in room a, b3 in b) with
+    /// this goal.
+    fn gripper_classes(goal: &str) -> Vec<Vec<String>> {
+        let problem = format!(
+            "(define (problem p) (:domain gripper)
+              (:objects a b - room b1 b2 b3 - ball left right - gripper)
+              (:init (at-robby a) (at b1 a) (at b2 a) (at b3 b) (free left) (free right))
+              (:goal {goal}))"
+        );
+        classes(GRIPPER, &problem)
+    }
+
     #[test]
     fn balls_and_grippers_are_interchangeable_rooms_are_not() {
-        let problem = "(define (problem p) (:domain gripper)
-          (:objects a b - room b1 b2 b3 - ball left right - gripper)
-          (:init (at-robby a) (at b1 a) (at b2 a) (at b3 b) (free left) (free right))
-          (:goal (and (at b1 b) (at b2 b) (at b3 b))))";
         assert_eq!(
-            classes(GRIPPER, problem),
+            gripper_classes("(and (at b1 b) (at b2 b) (at b3 b))"),
             vec![vec!["b1", "b2", "b3"], vec!["left", "right"]]
         );
     }
@@ -332,12 +340,8 @@ mod tests {
     #[test]
     fn the_goal_separates_objects() {
         // b3 must end in room a, the others in b: only b1 and b2 swap.
-        let problem = "(define (problem p) (:domain gripper)
-          (:objects a b - room b1 b2 b3 - ball left right - gripper)
-          (:init (at-robby a) (at b1 a) (at b2 a) (at b3 b) (free left) (free right))
-          (:goal (and (at b1 b) (at b2 b) (at b3 a))))";
         assert_eq!(
-            classes(GRIPPER, problem),
+            gripper_classes("(and (at b1 b) (at b2 b) (at b3 a))"),
             vec![vec!["b1", "b2"], vec!["left", "right"]]
         );
     }
