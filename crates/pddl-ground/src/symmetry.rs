@@ -19,7 +19,9 @@
 //! a comparison) is left out, which is safe: leaving an object out only
 //! loses pruning.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use hashbrown::HashSet;
 
 use crate::normalize::{Arg, Formula, FuncId, LExpr, Model, ObjId, PredId, PredKind};
 use crate::task::{GroundAtom, Task};
@@ -58,8 +60,10 @@ pub(crate) fn interchangeable_objects(model: &Model, task: &Task) -> Vec<Vec<Str
         })
         .map(|(p, args)| (*p, args.clone(), true))
         .collect();
-    // Static atoms and goal literals in one set, told apart by a tag bit.
+    // Static atoms and goal literals in one set, told apart by a tag bit;
+    // another tag keeps function symbols apart from predicates.
     const GOAL: u64 = 1 << 40;
+    const FUNCTION: u64 = 1 << 41;
     // Static function values, the value's bits standing in for a sign.
     let values: Vec<(FuncId, Vec<ObjId>, u64)> = model
         .init_values
@@ -81,51 +85,78 @@ pub(crate) fn interchangeable_objects(model: &Model, task: &Task) -> Vec<Vec<Str
                     .map(|(p, a, s)| (u64::from(*p) | GOAL, a, *s)),
             ),
     );
-    let values = AtomSet::new(n, values.iter().map(|(f, a, v)| (u64::from(*f), a, *v)));
+    let values = AtomSet::new(
+        n,
+        values
+            .iter()
+            .map(|(f, a, v)| (u64::from(*f) | FUNCTION, a, *v)),
+    );
 
-    // Cheap invariants first: only objects with the same types and the
-    // same number of atoms per (predicate, position) can be swapped.
-    let mut memberships: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Only objects of the same types, alike in the refinement of their
+    // atoms, can be swapped; the swap checks below decide.
+    let mut colors: Vec<u64> = vec![0; n];
     for (s, members) in model.sets.iter().enumerate() {
         for &o in members {
-            memberships[o as usize].push(s as u32);
+            colors[o as usize] = mix(colors[o as usize] ^ mix(s as u64 + 1));
         }
     }
-    let mut groups: BTreeMap<Vec<u64>, Vec<ObjId>> = BTreeMap::new();
-    for o in 0..n as ObjId {
-        if excluded[o as usize] {
-            continue;
+    for (o, color) in colors.iter_mut().enumerate() {
+        if excluded[o] {
+            // Fixed by every symmetry: a colour of its own.
+            *color = mix(!(o as u64));
         }
-        let mut profile: Vec<u64> = memberships[o as usize].iter().map(|&s| s.into()).collect();
-        profile.push(u64::MAX);
-        profile.extend(atoms.profile(o));
-        profile.push(u64::MAX);
-        profile.extend(values.profile(o));
-        groups.entry(profile).or_default().push(o);
+    }
+    refine(&mut colors, &[&atoms, &values]);
+    let mut groups: BTreeMap<u64, Vec<ObjId>> = BTreeMap::new();
+    for o in (0..n as ObjId).filter(|&o| !excluded[o as usize]) {
+        groups.entry(colors[o as usize]).or_default().push(o);
     }
     let mut classes: Vec<Vec<String>> = Vec::new();
-    for candidates in groups.values().filter(|g| g.len() > 1) {
+    // Each check costs about the atoms of two objects; a group whose
+    // objects are alike in colour but not interchangeable costs a check per
+    // pair, so the budget caps the work (objects left unchecked are left
+    // out of every class, which is safe).
+    let mut budget = MAX_SWAP_CHECK_ATOMS;
+    'groups: for candidates in groups.values().filter(|g| g.len() > 1) {
         let mut found: Vec<Vec<ObjId>> = Vec::new();
         for &o in candidates {
-            match found
-                .iter_mut()
-                .find(|c| atoms.swap_invariant(c[0], o) && values.swap_invariant(c[0], o))
-            {
-                Some(class) => class.push(o),
-                None => found.push(vec![o]),
+            let mut joined = false;
+            for class in &mut found {
+                let a = class[0];
+                let work = atoms.atoms_of(a) + atoms.atoms_of(o) + values.atoms_of(a) + 1;
+                let Some(left) = budget.checked_sub(work) else {
+                    // Out of budget: o and the objects not yet checked
+                    // join no class.
+                    add_classes(model, found, &mut classes);
+                    break 'groups;
+                };
+                budget = left;
+                if atoms.swap_invariant(a, o) && values.swap_invariant(a, o) {
+                    class.push(o);
+                    joined = true;
+                    break;
+                }
+            }
+            if !joined {
+                found.push(vec![o]);
             }
         }
-        for class in found.into_iter().filter(|c| c.len() > 1) {
-            let mut names: Vec<String> = class
-                .iter()
-                .map(|&o| model.objects[o as usize].clone())
-                .collect();
-            names.sort();
-            classes.push(names);
-        }
+        add_classes(model, found, &mut classes);
     }
     classes.sort();
     classes
+}
+
+/// Adds the sets of `found` with two or more objects to `classes`, by name.
+fn add_classes(model: &Model, found: Vec<Vec<ObjId>>, classes: &mut Vec<Vec<String>>) {
+    for class in found.into_iter().filter(|c| c.len() > 1) {
+        let mut names: Vec<String> = class
+            .iter()
+            .map(|&o| model.objects[o as usize].clone())
+            .collect();
+        names.sort();
+        classes.push(names);
+    }
 }
 
 /// A set of ground atoms `(symbol, args, payload)` indexed by object.
@@ -155,20 +186,9 @@ impl<'a> AtomSet<'a> {
         AtomSet { all, by_object }
     }
 
-    /// Per (symbol, position, payload), how many atoms have `o` there.
-    fn profile(&self, o: ObjId) -> Vec<u64> {
-        let mut counts: HashMap<(u64, usize, u64), u64> = HashMap::new();
-        for &(symbol, args, payload) in &self.by_object[o as usize] {
-            for (i, _) in args.iter().enumerate().filter(|(_, a)| **a == o) {
-                *counts.entry((symbol, i, payload)).or_default() += 1;
-            }
-        }
-        let mut sorted: Vec<_> = counts.into_iter().collect();
-        sorted.sort_unstable();
-        sorted
-            .into_iter()
-            .flat_map(|((s, i, p), c)| [s, i as u64, p, c])
-            .collect()
+    /// Number of atoms naming `o`.
+    fn atoms_of(&self, o: ObjId) -> usize {
+        self.by_object[o as usize].len()
     }
 
     /// Whether swapping `a` and `b` maps the set onto itself. Only atoms
@@ -194,6 +214,57 @@ impl<'a> AtomSet<'a> {
                 self.all.contains(&(symbol, image.as_slice(), payload))
             })
     }
+}
+
+/// Most rounds of colour refinement (a path of n objects needs n / 2),
+/// and most atom visits over all rounds.
+const MAX_REFINEMENT_ROUNDS: usize = 100;
+const MAX_REFINEMENT_WORK: usize = 20_000_000;
+
+/// Most atoms looked at by swap checks, over all groups.
+const MAX_SWAP_CHECK_ATOMS: usize = 2_000_000;
+
+/// Colour refinement (1-dimensional Weisfeiler-Leman) over the atoms:
+/// each round, an object's colour takes in the symbols, positions and
+/// payloads of its atoms and the colours of their other arguments, until
+/// the number of colours stops growing. A symmetry maps each object to
+/// one of the same colour, so only those need comparing.
+fn refine(colors: &mut Vec<u64>, sets: &[&AtomSet<'_>]) {
+    let distinct = |c: &[u64]| c.iter().collect::<HashSet<_>>().len();
+    let mut count = distinct(colors);
+    let atoms: usize = sets.iter().map(|set| set.all.len()).sum::<usize>().max(1);
+    for _ in 0..MAX_REFINEMENT_ROUNDS.min(MAX_REFINEMENT_WORK / atoms) {
+        // A sum of hashes: the multiset of the object's atom views.
+        let mut sums = vec![0u64; colors.len()];
+        for &(symbol, args, payload) in sets.iter().flat_map(|set| &set.all) {
+            for (i, &o) in args.iter().enumerate() {
+                let mut view = mix(symbol ^ mix(payload ^ mix(i as u64)));
+                for (j, &other) in args.iter().enumerate().filter(|&(j, _)| j != i) {
+                    view = mix(view ^ colors[other as usize].wrapping_add(j as u64));
+                }
+                sums[o as usize] = sums[o as usize].wrapping_add(view);
+            }
+        }
+        let next: Vec<u64> = colors
+            .iter()
+            .zip(&sums)
+            .map(|(&c, &sum)| mix(c ^ mix(sum)))
+            .collect();
+        let next_count = distinct(&next);
+        *colors = next;
+        if next_count == count {
+            break;
+        }
+        count = next_count;
+    }
+}
+
+/// A 64-bit mixing function (SplitMix64's finaliser).
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Marks the objects named as constants by actions, derived rules and the
