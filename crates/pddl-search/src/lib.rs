@@ -68,7 +68,7 @@ pub fn search(
     );
     let mut space = StateSpace::new(task);
     space.reduce_symmetry(options.symmetry_reduction);
-    let first = run_engine(&mut space, options, &mut monitor);
+    let first = first_search(&mut space, options, &mut monitor);
     let mut outcome = first.outcome;
     let mut proven_optimal = first.plan.is_some()
         && match options.engine {
@@ -109,6 +109,57 @@ pub fn search(
         proven_optimal,
         statistics,
     }
+}
+
+/// Heuristic evaluations after which the default's first search gives
+/// LAMA's landmarks a turn ([`SearchOptions::landmark_fallback`]).
+const LANDMARK_FALLBACK_EVALUATIONS: u64 = 50_000;
+
+/// The first search. With [`SearchOptions::landmark_fallback`] (greedy
+/// search with h_FF on a task without numeric conditions): the configured
+/// search gets [`LANDMARK_FALLBACK_EVALUATIONS`]; without a plan by then,
+/// greedy search with h_FF and landmark count
+/// ([`HeuristicKind::Lama`]) gets as many; without a plan from that
+/// either, the configured search runs again without a budget. Tasks solved
+/// within the first budget are solved exactly as without the fallback; on
+/// the others a lost turn costs at most twice that budget.
+fn first_search(
+    space: &mut StateSpace<'_>,
+    options: &SearchOptions,
+    monitor: &mut Monitor<'_>,
+) -> IterationResult {
+    let falls_back = options.landmark_fallback
+        && options.heuristic == HeuristicKind::HFF
+        && matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy)
+        && !has_numeric_conditions(space.task);
+    if !falls_back {
+        return run_engine(space, options, monitor);
+    }
+    let landmarks = SearchOptions {
+        heuristic: HeuristicKind::Lama,
+        ..options.clone()
+    };
+    for (turn, turn_options) in [options, &landmarks].into_iter().enumerate() {
+        monitor.reset_iteration();
+        monitor.set_evaluation_budget(Some(
+            monitor.stats.evaluated + LANDMARK_FALLBACK_EVALUATIONS,
+        ));
+        let result = run_engine(space, turn_options, monitor);
+        let budget_spent = monitor.evaluation_budget_spent();
+        monitor.set_evaluation_budget(None);
+        let ends = match result.outcome {
+            _ if result.plan.is_some() => true,
+            // The landmark turn's dead ends are not trusted as a proof.
+            Outcome::Unsolvable => turn == 0,
+            Outcome::TimeLimit => !budget_spent,
+            _ => true,
+        };
+        if ends {
+            return result;
+        }
+    }
+    monitor.reset_iteration();
+    run_engine(space, options, monitor)
 }
 
 /// Evaluations the default's restarts may spend beyond as many as the

@@ -190,6 +190,12 @@ pub struct SearchOptions {
     /// Treat states that differ only by a permutation of interchangeable
     /// objects as one state ([`crate::symmetry`]).
     pub symmetry_reduction: bool,
+    /// Greedy search with h_FF: if the first search needs many
+    /// evaluations, give greedy search with h_FF and landmark count
+    /// ([`HeuristicKind::Lama`]) a turn of as many before going on (see
+    /// `first_search` in the crate root; ignored on tasks with numeric
+    /// conditions, which landmarks ignore).
+    pub landmark_fallback: bool,
 }
 
 impl SearchOptions {
@@ -211,6 +217,7 @@ impl SearchOptions {
             anytime: false,
             improve_plans: true,
             symmetry_reduction: true,
+            landmark_fallback: true,
         }
     }
 
@@ -227,6 +234,7 @@ impl SearchOptions {
             anytime: false,
             improve_plans: true,
             symmetry_reduction: true,
+            landmark_fallback: false,
         }
     }
 }

@@ -268,6 +268,7 @@ fn numeric_aware_hff_guides_greedy_search_to_numeric_goals() {
         // The first search alone: restarts would add their own expansions.
         improve_plans: false,
         symmetry_reduction: true,
+        landmark_fallback: false,
         ..SearchOptions::satisficing_default()
     };
     let r = search(&t, &options, &AtomicBool::new(false), &mut NoObserver);

@@ -330,6 +330,12 @@ impl<'a> Monitor<'a> {
         self.evaluation_budget = budget;
     }
 
+    /// Whether the evaluation budget (not the time limit) is used up.
+    pub fn evaluation_budget_spent(&self) -> bool {
+        self.evaluation_budget
+            .is_some_and(|budget| self.stats.evaluated >= budget)
+    }
+
     /// Forgets the per-iteration best values (anytime restarts).
     pub fn reset_iteration(&mut self) {
         self.best_h = None;

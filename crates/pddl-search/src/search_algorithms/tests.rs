@@ -25,6 +25,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         anytime: false,
         improve_plans: false,
         symmetry_reduction: true,
+        landmark_fallback: false,
     }
 }
 
