@@ -201,10 +201,11 @@ pub struct SearchOptions {
 impl SearchOptions {
     /// The fast satisficing configuration: lazy greedy search with h_FF
     /// and preferred operators, alternating with goal count (LAMA-style
-    /// alternation and boosting); then a bounded improvement of the plan
-    /// (`improve_plans`). ([`HeuristicKind::Lama`] solves more depot and
-    /// parcprinter tasks, but loses transport p20 and finds costlier
-    /// plans: not the default yet.)
+    /// alternation and boosting), with a turn for landmark count where it
+    /// needs many evaluations (`landmark_fallback`); then a bounded
+    /// improvement of the plan (`improve_plans`). ([`HeuristicKind::Lama`]
+    /// alone solves more depot and parcprinter tasks, but loses transport
+    /// p20 and finds costlier plans.)
     pub fn satisficing_default() -> Self {
         SearchOptions {
             engine: Engine::LazyGreedy,
