@@ -282,6 +282,51 @@ fn default_configuration_sees_numeric_conditions() {
     }
 }
 
+/// Parcprinter p19 defeats greedy search with h_FF and goal count (no
+/// plan in 60 s) but not landmark count (1 348 evaluations): the default
+/// gives landmarks a turn after 50 000 evaluations and solves it; with
+/// the fallback off, it has no plan when cancelled at 60 000.
+#[test]
+fn default_configuration_gives_landmarks_a_turn() {
+    let Some(dir) = benchmarks() else { return };
+    let task = load(
+        &dir,
+        "parcprinter-08-strips/p19-domain.pddl",
+        "parcprinter-08-strips/p19.pddl",
+    );
+    let mut evaluated = Vec::new();
+    for landmark_fallback in [true, false] {
+        let options = SearchOptions {
+            time_limit: Some(Duration::from_secs(60)),
+            landmark_fallback,
+            improve_plans: false,
+            ..SearchOptions::satisficing_default()
+        };
+        let cancel = AtomicBool::new(false);
+        let mut budget = EvaluationBudget(&cancel, 60_000);
+        let r = search(&task, &options, &cancel, &mut budget);
+        check_plan(&task, &r, "parcprinter p19");
+        assert_eq!(
+            r.plan.is_some(),
+            landmark_fallback,
+            "fallback {landmark_fallback}"
+        );
+        evaluated.push(r.statistics.evaluated);
+    }
+    assert!(evaluated[0] < 60_000, "{evaluated:?}");
+}
+
+/// Cancels the search once this many states have been evaluated.
+struct EvaluationBudget<'a>(&'a AtomicBool, u64);
+
+impl pddl_search::SearchObserver for EvaluationBudget<'_> {
+    fn on_progress(&mut self, progress: &pddl_search::Progress) {
+        if progress.evaluated >= self.1 {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
 /// The default configuration on the first five tasks of each domain.
 /// Long: run with
 /// `cargo test -p pddl-search --release --test benchmarks -- --ignored --nocapture`.
