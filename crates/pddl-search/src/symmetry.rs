@@ -155,6 +155,16 @@ impl Symmetry {
             named_by.push((f as FactId, c, i, t));
             class_facts[f / 64] |= 1 << (f % 64);
         }
+        // A class whose objects name no fact has nothing to permute in a
+        // state (sokoban's walls): it would only lengthen keys.
+        for (c, templates) in templates.iter().enumerate() {
+            if templates.is_empty() {
+                active[c] = false;
+            }
+        }
+        if !active.iter().any(|&a| a) {
+            return None;
+        }
         // Class c's signatures: `objects` blocks of `words` words from
         // `start`, indexed by c (inactive classes stay empty).
         let mut layout_of = vec![
@@ -414,6 +424,9 @@ mod tests {
     fn no_classes_no_symmetry() {
         let mut task = gripper_facts();
         task.interchangeable_objects.clear();
+        assert!(Symmetry::new(&task, &StateLayout::new(&task)).is_none());
+        // Objects that name no fact: nothing to permute.
+        task.interchangeable_objects = vec![vec!["x".into(), "y".into()]];
         assert!(Symmetry::new(&task, &StateLayout::new(&task)).is_none());
     }
 }
