@@ -324,10 +324,11 @@ mod tests {
             names.push(atom("at", &[ball, "b"]));
             names.push(atom("carry", &[ball]));
         }
-        let (robot_a, robot_b, free) = (9, 10, 11);
+        let (robot_a, robot_b, free, shown) = (9, 10, 11, 12);
         names.push(atom("robot", &["a"]));
         names.push(atom("robot", &["b"]));
         names.push(atom("free", &[]));
+        names.push(atom("shown", &[]));
         let mut b = crate::testing::TaskBuilder::new(names.len());
         b.op("move-a-b", &[robot_a], &[robot_b], &[robot_a]);
         b.op("move-b-a", &[robot_b], &[robot_a], &[robot_b]);
@@ -337,6 +338,10 @@ mod tests {
                 b.op("pick", &[room, robot, free], &[carry], &[room, free]);
                 b.op("drop", &[carry, robot], &[room, free], &[carry]);
             }
+        }
+        // Showing the carried ball: its effect names no ball.
+        for i in 0..3 {
+            b.op("show", &[3 * i + 2], &[shown], &[]);
         }
         let mut task = b.build(&[0, 3, 6, robot_a, free], &[1, 4, 7]);
         task.facts = names;
@@ -383,8 +388,9 @@ mod tests {
         use crate::state::StateRegistry;
         use crate::successor::StateSpace;
         // Operators of three_balls: 0 move-a-b; for ball i, 2 + 4i pick
-        // in a, 5 + 4i drop in b.
+        // in a, 5 + 4i drop in b, 14 + i show.
         let (move_a_b, pick_b1, pick_b2, drop_b1_in_b, drop_b2_in_b) = (0, 2, 6, 5, 9);
+        let (show_b1, show_b2) = (14, 15);
         let task = three_balls();
         let mut space = StateSpace::new(&task);
         space.reduce_symmetry(true);
@@ -401,7 +407,10 @@ mod tests {
         let (holding, carry_b1) = next(&mut registry, &init, pick_b1);
         // Carrying b2 instead is the same orbit.
         assert_eq!(next(&mut registry, &init, pick_b2).0, holding);
-        let (moved, at_b) = next(&mut registry, &carry_b1, move_a_b);
+        // Showing b1 needs b1 carried, but its effect names no ball: applied
+        // to "b2 carried" regardless, it would reach the right orbit.
+        let (showing, shown) = next(&mut registry, &carry_b1, show_b1);
+        let (moved, at_b) = next(&mut registry, &shown, move_a_b);
         let (dropped, _) = next(&mut registry, &at_b, drop_b1_in_b);
         // As if a cheaper path had reached the orbit by picking b2: the
         // stored state (b1 carried) is not where that path leads.
@@ -412,12 +421,18 @@ mod tests {
             h: 0,
             status: Status::Closed,
         };
-        let mut nodes = vec![node(NO_PARENT, 0); 4];
+        let mut nodes = vec![node(NO_PARENT, 0); 5];
         nodes[holding as usize] = node(root, pick_b2);
-        nodes[moved as usize] = node(holding, move_a_b);
+        nodes[showing as usize] = node(holding, show_b1);
+        nodes[moved as usize] = node(showing, move_a_b);
         nodes[dropped as usize] = node(moved, drop_b1_in_b);
         let plan = extract_plan(&mut space, &mut registry, &nodes, dropped);
-        assert_eq!(plan.operators, vec![pick_b2, move_a_b, drop_b2_in_b]);
+        assert_eq!(
+            plan.operators,
+            vec![pick_b2, show_b2, move_a_b, drop_b2_in_b]
+        );
+        // Every step applies (the plan ends short of the goal).
+        crate::simulate(&task, &plan.operators).expect("the plan replays");
     }
 
     #[test]

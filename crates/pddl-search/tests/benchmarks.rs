@@ -181,6 +181,17 @@ fn symmetry_reduction_keeps_optimal_costs() {
                 "{problem}: {engine} {expanded:?}"
             );
         }
+        // The default (greedy search, restarts, plan improvement) reaches
+        // nodes by paths to other members of their orbits: its plan must
+        // replay all the same (driverlog p02 once got an invalid one).
+        let r = search(
+            &task,
+            &SearchOptions::satisficing_default(),
+            &AtomicBool::new(false),
+            &mut NoObserver,
+        );
+        check_plan(&task, &r, &format!("{problem}: default"));
+        assert!(r.plan.is_some(), "{problem}: default");
     }
 }
 

@@ -190,7 +190,8 @@ impl StateSpace<'_> {
     /// Appends to `out` the operators from `from` to the first state
     /// `is_target` accepts, applying `op` in `from` and then following
     /// forced transitions ([`StateSpace::follow_forced`]); returns that
-    /// state, or `None` (with `out` partly extended) if none is reached.
+    /// state, or `None` (with `out` partly extended) if none is reached,
+    /// also when `op` is not applicable in `from`.
     pub fn forced_path(
         &mut self,
         from: &[u64],
@@ -200,7 +201,11 @@ impl StateSpace<'_> {
     ) -> Option<Vec<u64>> {
         let mut state = Vec::with_capacity(from.len());
         let mut next = Vec::with_capacity(from.len());
-        if !self.apply(from, op, &mut state) {
+        // With symmetry reduction, `from` may be another member of the
+        // orbit the operator was applied in, where it need not apply;
+        // applied anyway, it could still reach the right orbit (a truck's
+        // drive whose driver is another one's) and make the plan invalid.
+        if !self.is_applicable(from, op) || !self.apply(from, op, &mut state) {
             return None;
         }
         out.push(op);

@@ -491,6 +491,16 @@ impl<'t> StateSpace<'t> {
         .satisfies(&self.task.goal)
     }
 
+    /// Whether operator `op` is applicable in `packed`.
+    pub fn is_applicable(&mut self, packed: &[u64], op: OperatorId) -> bool {
+        self.layout.unpack_fluents(packed, &mut self.fluents);
+        StateView {
+            facts: self.layout.facts(packed),
+            fluents: &self.fluents,
+        }
+        .satisfies(&self.task.operators[op as usize].precondition)
+    }
+
     /// Fills `out` with the operators applicable in `packed`, in a
     /// deterministic order.
     pub fn applicable(&mut self, packed: &[u64], out: &mut Vec<OperatorId>) {
