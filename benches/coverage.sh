@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Solves every task of ../shared/benchmarks with the default configuration
 # and prints Markdown tables: solved per domain, then per task: status,
-# time, plan cost, expansions.
+# time, plan cost, expansions. Every plan is checked by `plan validate`; a
+# rejected one is reported as `invalid-plan`, not solved.
 #
 #   JOBS=2 benches/coverage.sh [TIME_LIMIT_SECONDS=60] [MEMORY_LIMIT_MIB=4096] > coverage.md
 #
@@ -20,9 +21,10 @@ if [ "${1:-}" = --one ]; then
   limit=$2 memory=$3 index=$4 kind=$5 domain=$6 problem=$7
   flags=()
   [ -n "${PLAN_FLAGS:-}" ] && mapfile -t flags <<<"$PLAN_FLAGS"
+  plan_file=$(mktemp)
   start=$(date +%s.%N)
   json=$(timeout $((limit + 10)) "$plan" --json -q --time-limit "$limit" --memory-limit "$memory" \
-    "${flags[@]}" "$shared/$domain" "$shared/$problem" 2>/dev/null) || true
+    -o "$plan_file" "${flags[@]}" "$shared/$domain" "$shared/$problem" 2>/dev/null) || true
   end=$(date +%s.%N)
   row=$(printf '%s' "$json" | python3 -c '
 import json, sys
@@ -32,6 +34,12 @@ try:
 except Exception:
     print("error - -")')
   read -r status cost expanded <<<"$row"
+  # A plan counts only if the independent validator accepts it.
+  if [ "$status" = solved ] &&
+    ! "$plan" validate "$shared/$domain" "$shared/$problem" "$plan_file" >/dev/null 2>&1; then
+    status=invalid-plan
+  fi
+  rm -f "$plan_file"
   printf '%s\t| %s | %s | %s | %.2f | %s | %s |\n' "$index" "$problem" "$kind" "$status" \
     "$(echo "$end - $start" | bc)" "$cost" "$expanded"
   exit 0
