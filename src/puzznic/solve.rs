@@ -58,6 +58,10 @@ pub enum PlanLevelError {
     /// The grounder refused the task.
     #[error(transparent)]
     Ground(#[from] pddl_ground::GroundError),
+    /// The planner's plan does not clear the level when the reference
+    /// simulator plays it: a bug of the planner or of the domain.
+    #[error("internal error: the plan does not clear the level in the reference simulator: {0}")]
+    Rejected(String),
 }
 
 /// The ground task of a level, for the domain [`super::DOMAIN`].
@@ -141,5 +145,60 @@ pub fn plan_level(
         .plan
         .as_ref()
         .map(|p| LevelPlan::from_operators(&task, &p.operators));
+    if let Some(plan) = &plan {
+        check_with_simulator(level, &plan.moves)?;
+    }
     Ok((result, plan))
+}
+
+/// Plays `moves` on the level with the reference simulator: they must all
+/// be legal and leave no tile.
+fn check_with_simulator(level: &Level, moves: &[Move]) -> Result<(), PlanLevelError> {
+    let mut board = level.board.clone();
+    board.settle();
+    for (i, &mv) in moves.iter().enumerate() {
+        board = board
+            .play(mv)
+            .map_err(|e| PlanLevelError::Rejected(format!("move {} ({mv}): {e}", i + 1)))?;
+    }
+    if board.is_cleared() {
+        Ok(())
+    } else {
+        Err(PlanLevelError::Rejected(format!(
+            "{} tiles are left after the last move",
+            board.tile_count()
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzznic::Position;
+    use crate::puzznic::level::parse_level;
+    use crate::puzznic::simulator::Direction;
+
+    fn level(text: &str) -> Level {
+        parse_level(&pddl_syntax::SourceFile::new("level.txt", text)).expect("level parses")
+    }
+
+    #[test]
+    fn the_simulator_rejects_a_plan_that_does_not_clear_the_level() {
+        // A pair one cell apart: pushing the left tile right clears it.
+        let pair = level("#####\n#a.a#\n#####\n");
+        let push = |col, direction| Move {
+            from: Position { row: 1, col },
+            direction,
+        };
+        assert!(check_with_simulator(&pair, &[push(1, Direction::Right)]).is_ok());
+        // Pushing it left hits the wall; doing nothing leaves two tiles.
+        assert!(matches!(
+            check_with_simulator(&pair, &[push(1, Direction::Left)]),
+            Err(PlanLevelError::Rejected(_))
+        ));
+        assert!(matches!(
+            check_with_simulator(&pair, &[]),
+            Err(PlanLevelError::Rejected(message)) if message.contains("2 tiles")
+        ));
+    }
 }

@@ -239,7 +239,9 @@ fn solve(
         eprintln!("{e}");
         match e {
             puzznic::PlanLevelError::Ground(_) => exit::UNSUPPORTED,
-            puzznic::PlanLevelError::Pddl(_) => exit::FOUND_ERRORS,
+            puzznic::PlanLevelError::Pddl(_) | puzznic::PlanLevelError::Rejected(_) => {
+                exit::FOUND_ERRORS
+            }
         }
     })?;
     let seconds = started.elapsed().as_secs_f64();
