@@ -338,6 +338,51 @@ impl pddl_search::SearchObserver for EvaluationBudget<'_> {
     }
 }
 
+/// The first `per_family` tasks of each domain of `tasks.tsv`, as
+/// (domain, problem) paths.
+fn first_tasks(dir: &std::path::Path, per_family: usize) -> Vec<(String, String)> {
+    let list = std::fs::read_to_string(dir.join("tasks.tsv")).expect("tasks.tsv");
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    let mut tasks = Vec::new();
+    for line in list.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [_, domain, problem] = cols[..] else {
+            continue;
+        };
+        let n = seen
+            .entry(problem.split('/').next().unwrap_or("").to_string())
+            .or_default();
+        *n += 1;
+        if *n <= per_family {
+            tasks.push((domain.to_string(), problem.to_string()));
+        }
+    }
+    tasks
+}
+
+/// The default on the first two tasks of every domain: each is solved and
+/// its plan replays. (Symmetry reduction once returned an invalid plan on
+/// a task solved in milliseconds; the reference comparison found it.)
+#[test]
+fn default_configuration_solves_the_first_tasks_of_every_domain() {
+    let Some(dir) = benchmarks() else { return };
+    // Known unsolved in 60 s (h_FF's resource balance misleads it).
+    let skipped = ["settlers-numeric-automatic/instance-1.pddl"];
+    for (domain, problem) in first_tasks(&dir, 2) {
+        if skipped.contains(&problem.as_str()) {
+            continue;
+        }
+        let task = load(&dir, &domain, &problem);
+        let options = SearchOptions {
+            time_limit: Some(Duration::from_secs(20)),
+            ..SearchOptions::satisficing_default()
+        };
+        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+        check_plan(&task, &r, &problem);
+        assert_eq!(r.outcome, Outcome::Solved, "{problem}");
+    }
+}
+
 /// The default configuration on the first five tasks of each domain.
 /// Long: run with
 /// `cargo test -p pddl-search --release --test benchmarks -- --ignored --nocapture`.
@@ -345,24 +390,14 @@ impl pddl_search::SearchObserver for EvaluationBudget<'_> {
 #[ignore = "sweep over the benchmark set; run in release"]
 fn default_configuration_sweep() {
     let Some(dir) = benchmarks() else { return };
-    let list = std::fs::read_to_string(dir.join("tasks.tsv")).expect("tasks.tsv");
-    let mut seen: std::collections::HashMap<String, usize> = Default::default();
     let (mut solved, mut total) = (0, 0);
-    for line in list.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let [_, domain, problem] = cols[..] else {
-            continue;
-        };
+    for (domain, problem) in first_tasks(&dir, 5) {
         let family = problem.split('/').next().unwrap_or("").to_string();
         // SWEEP_FILTER=visitall restricts the sweep to matching domains.
         if std::env::var("SWEEP_FILTER").is_ok_and(|f| !family.contains(&f)) {
             continue;
         }
-        let n = seen.entry(family.clone()).or_default();
-        *n += 1;
-        if *n > 5 {
-            continue;
-        }
+        let (domain, problem) = (domain.as_str(), problem.as_str());
         total += 1;
         let start = Instant::now();
         let task = match shared::try_load(&dir, domain, problem) {
