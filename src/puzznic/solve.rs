@@ -154,19 +154,14 @@ pub fn plan_level(
 /// Plays `moves` on the level with the reference simulator: they must all
 /// be legal and leave no tile.
 fn check_with_simulator(level: &Level, moves: &[Move]) -> Result<(), PlanLevelError> {
-    let mut board = level.board.clone();
-    board.settle();
-    for (i, &mv) in moves.iter().enumerate() {
-        board = board
-            .play(mv)
-            .map_err(|e| PlanLevelError::Rejected(format!("move {} ({mv}): {e}", i + 1)))?;
-    }
-    if board.is_cleared() {
+    let frames = super::replay(&level.board, moves, false)
+        .map_err(|e| PlanLevelError::Rejected(e.to_string()))?;
+    let left = frames.last().map_or(0, |frame| frame.board.tile_count());
+    if left == 0 {
         Ok(())
     } else {
         Err(PlanLevelError::Rejected(format!(
-            "{} tiles are left after the last move",
-            board.tile_count()
+            "{left} tiles are left after the last move"
         )))
     }
 }

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use hashbrown::HashSet;
 
-use crate::normalize::{Arg, Formula, FuncId, LExpr, Model, ObjId, PredId, PredKind};
+use crate::normalize::{Arg, Formula, LExpr, Model, ObjId, PredId, PredKind};
 use crate::task::{GroundAtom, Task};
 
 /// The classes (two or more objects each, sorted by name) of
@@ -50,46 +50,33 @@ pub(crate) fn interchangeable_objects(model: &Model, task: &Task) -> Vec<Vec<Str
     let mut goal_literals: Vec<(PredId, Vec<ObjId>, bool)> = Vec::new();
     split_goal(&model.goal, &mut goal_literals, &mut excluded);
 
-    let statics: Vec<(PredId, Vec<ObjId>, bool)> = model
-        .init_atoms
-        .iter()
-        .filter(|(p, args)| {
-            let predicate = &model.predicates[*p as usize];
-            predicate.kind == PredKind::Static
-                || !task_facts.contains(&ground(&predicate.name, args))
-        })
-        .map(|(p, args)| (*p, args.clone(), true))
-        .collect();
     // Static atoms and goal literals in one set, told apart by a tag bit;
     // another tag keeps function symbols apart from predicates.
     const GOAL: u64 = 1 << 40;
     const FUNCTION: u64 = 1 << 41;
-    // Static function values, the value's bits standing in for a sign.
-    let values: Vec<(FuncId, Vec<ObjId>, u64)> = model
-        .init_values
-        .iter()
-        .filter(|((f, args), _)| {
-            let function = &model.functions[*f as usize];
-            function.is_static || !task_fluents.contains(&ground(&function.name, args))
-        })
-        .map(|((f, args), v)| (*f, args.clone(), v.to_bits()))
-        .collect();
+    let statics = model.init_atoms.iter().filter(|(p, args)| {
+        let predicate = &model.predicates[*p as usize];
+        predicate.kind == PredKind::Static || !task_facts.contains(&ground(&predicate.name, args))
+    });
     let atoms = AtomSet::new(
         n,
-        statics
-            .iter()
-            .map(|(p, a, s)| (u64::from(*p), a, *s))
-            .chain(
-                goal_literals
-                    .iter()
-                    .map(|(p, a, s)| (u64::from(*p) | GOAL, a, *s)),
-            ),
+        statics.map(|(p, a)| (u64::from(*p), a, 1)).chain(
+            goal_literals
+                .iter()
+                .map(|(p, a, positive)| (u64::from(*p) | GOAL, a, u64::from(*positive))),
+        ),
     );
+    // Static function values, the value's bits as the payload.
     let values = AtomSet::new(
         n,
-        values
+        model
+            .init_values
             .iter()
-            .map(|(f, a, v)| (u64::from(*f) | FUNCTION, a, *v)),
+            .filter(|((f, args), _)| {
+                let function = &model.functions[*f as usize];
+                function.is_static || !task_fluents.contains(&ground(&function.name, args))
+            })
+            .map(|((f, a), v)| (u64::from(*f) | FUNCTION, a, v.to_bits())),
     );
 
     // Only objects of the same types, alike in the refinement of their
@@ -166,14 +153,11 @@ struct AtomSet<'a> {
 }
 
 impl<'a> AtomSet<'a> {
-    fn new<P: Into<u64>>(
-        objects: usize,
-        items: impl Iterator<Item = (u64, &'a Vec<ObjId>, P)>,
-    ) -> Self {
+    fn new(objects: usize, items: impl Iterator<Item = (u64, &'a Vec<ObjId>, u64)>) -> Self {
         let mut all = HashSet::new();
         let mut by_object = vec![Vec::new(); objects];
         for (symbol, args, payload) in items {
-            let atom = (symbol, args.as_slice(), payload.into());
+            let atom = (symbol, args.as_slice(), payload);
             if all.insert(atom) {
                 let mut seen: Vec<ObjId> = atom.1.to_vec();
                 seen.sort_unstable();

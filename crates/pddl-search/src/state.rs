@@ -312,6 +312,14 @@ struct OrbitKeys {
     scratch: KeyScratch,
 }
 
+impl OrbitKeys {
+    /// Computes `state`'s key into `self.key` and returns it.
+    fn compute_key(&mut self, state: &[u64]) -> &[u64] {
+        self.symmetry.key(state, &mut self.scratch, &mut self.key);
+        &self.key
+    }
+}
+
 impl StateRegistry {
     /// An empty registry for states of `words_per_state` words.
     pub fn new(words_per_state: usize) -> Self {
@@ -366,10 +374,7 @@ impl StateRegistry {
         match &mut self.orbits {
             None => self.get(id) == state,
             Some(orbits) => {
-                orbits
-                    .symmetry
-                    .key(state, &mut orbits.scratch, &mut orbits.key);
-                let w = orbits.key.len();
+                let w = orbits.compute_key(state).len();
                 orbits.keys[id as usize * w..][..w] == orbits.key[..]
             }
         }
@@ -385,9 +390,7 @@ impl StateRegistry {
         let (probe, stored) = match &mut self.orbits {
             None => (state, &self.arena),
             Some(orbits) => {
-                orbits
-                    .symmetry
-                    .key(state, &mut orbits.scratch, &mut orbits.key);
+                orbits.compute_key(state);
                 (&orbits.key[..], &orbits.keys)
             }
         };

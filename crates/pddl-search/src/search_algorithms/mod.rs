@@ -69,29 +69,26 @@ pub fn extract_plan(
     let mut state = registry.get(s).to_vec();
     let mut operators = Vec::with_capacity(path.len());
     let mut candidates = Vec::new();
+    let symmetric = registry.reduces_symmetry();
     for &child in path.iter().rev() {
         let start = operators.len();
-        let mut reached = space.forced_path(
-            &state,
-            nodes[child as usize].op,
-            |s| registry.is_registered_as(child, s),
-            &mut operators,
-        );
-        if reached.is_none() && registry.reduces_symmetry() {
+        // The steps from `state` to `child`'s orbit through `op`, if any.
+        let mut step = |space: &mut StateSpace<'_>, op, operators: &mut Vec<OperatorId>| {
+            operators.truncate(start);
+            space.forced_path(
+                &state,
+                op,
+                |s| registry.is_registered_as(child, s),
+                operators,
+            )
+        };
+        let mut reached = step(space, nodes[child as usize].op, &mut operators);
+        if reached.is_none() && symmetric {
             space.applicable(&state, &mut candidates);
             candidates.sort_by_key(|&o| space.task.operators[o as usize].cost);
-            for &op in &candidates {
-                operators.truncate(start);
-                reached = space.forced_path(
-                    &state,
-                    op,
-                    |s| registry.is_registered_as(child, s),
-                    &mut operators,
-                );
-                if reached.is_some() {
-                    break;
-                }
-            }
+            reached = candidates
+                .iter()
+                .find_map(|&op| step(space, op, &mut operators));
         }
         debug_assert!(reached.is_some(), "a search node's path does not reach it");
         if let Some(next) = reached {

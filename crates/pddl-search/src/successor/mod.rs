@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use pddl_ground::Task;
-use pddl_ground::task::{Axiom, FactId, OperatorId};
+use pddl_ground::task::{Axiom, Conjunction, FactId, OperatorId};
 
 use crate::state::{StateLayout, StateView, has_fact, set_fact};
 use crate::symmetry::Symmetry;
@@ -483,22 +483,24 @@ impl<'t> StateSpace<'t> {
 
     /// Whether the packed state satisfies the goal.
     pub fn is_goal(&mut self, packed: &[u64]) -> bool {
-        self.layout.unpack_fluents(packed, &mut self.fluents);
-        StateView {
-            facts: self.layout.facts(packed),
-            fluents: &self.fluents,
-        }
-        .satisfies(&self.task.goal)
+        let task = self.task;
+        self.satisfies(packed, &task.goal)
     }
 
     /// Whether operator `op` is applicable in `packed`.
     pub fn is_applicable(&mut self, packed: &[u64], op: OperatorId) -> bool {
+        let task = self.task;
+        self.satisfies(packed, &task.operators[op as usize].precondition)
+    }
+
+    /// Whether the packed state satisfies `condition`.
+    fn satisfies(&mut self, packed: &[u64], condition: &Conjunction) -> bool {
         self.layout.unpack_fluents(packed, &mut self.fluents);
         StateView {
             facts: self.layout.facts(packed),
             fluents: &self.fluents,
         }
-        .satisfies(&self.task.operators[op as usize].precondition)
+        .satisfies(condition)
     }
 
     /// Fills `out` with the operators applicable in `packed`, in a
