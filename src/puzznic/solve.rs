@@ -21,6 +21,11 @@ use std::sync::atomic::AtomicBool;
 /// With forced transitions skipped, w = 1.5 solved 123 levels against
 /// w = 2's 120, losing none, with 2.5 % fewer moves and half the time
 /// in total. `--search lazy-greedy` still selects the general default.
+///
+/// Weighted A* gets [`PUZZNIC_FALLBACK_EVALUATIONS`] heuristic
+/// evaluations; without a plan by then, eager greedy search with h_FF
+/// alternating with novelty (best-first width search) goes on until a
+/// plan or the time limit ([`SearchOptions::novelty_fallback`]).
 pub fn satisficing_options() -> SearchOptions {
     SearchOptions {
         engine: pddl_search::Engine::WeightedAStar,
@@ -29,9 +34,14 @@ pub fn satisficing_options() -> SearchOptions {
         // Both only matter to the greedy engines.
         preferred_operators: false,
         goal_count_alternation: false,
+        novelty_fallback: true,
+        fallback_evaluations: PUZZNIC_FALLBACK_EVALUATIONS,
         ..SearchOptions::satisficing_default()
     }
 }
+
+/// Heuristic evaluations of the weighted A* turn before the novelty turn.
+pub const PUZZNIC_FALLBACK_EVALUATIONS: u64 = 750_000;
 
 /// The configuration of `plan puzznic solve --optimal`: A* with h_max.
 ///

@@ -111,45 +111,64 @@ pub fn search(
     }
 }
 
-/// Heuristic evaluations after which the default's first search gives
-/// LAMA's landmarks a turn ([`SearchOptions::landmark_fallback`]).
-const LANDMARK_FALLBACK_EVALUATIONS: u64 = 50_000;
-
-/// The first search. With [`SearchOptions::landmark_fallback`] (greedy
-/// search with h_FF on a task without numeric conditions): the configured
-/// search gets [`LANDMARK_FALLBACK_EVALUATIONS`]; without a plan by then,
-/// greedy search with h_FF and landmark count
-/// ([`HeuristicKind::Lama`]) gets as many; without a plan from that
-/// either, the configured search runs again without a budget. Tasks solved
-/// within the first budget are solved exactly as without the fallback; on
-/// the others a lost turn costs at most twice that budget.
+/// The first search, in turns when the options ask for fallbacks: the
+/// configured search gets [`SearchOptions::fallback_evaluations`]; without
+/// a plan by then, with `landmark_fallback` (greedy search with h_FF on a
+/// task without numeric conditions) greedy search with h_FF and landmark
+/// count ([`HeuristicKind::Lama`]) gets as many; without a plan from that
+/// either, the last turn runs without a budget: greedy search with
+/// novelty ([`SearchOptions::novelty_fallback`]) or else the configured
+/// search again. Tasks solved within the first budget are solved exactly
+/// as without fallbacks.
 fn first_search(
     space: &mut StateSpace<'_>,
     options: &SearchOptions,
     monitor: &mut Monitor<'_>,
 ) -> IterationResult {
-    let falls_back = options.landmark_fallback
+    let greedy = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy);
+    let mut turns = vec![options.clone()];
+    if options.landmark_fallback
         && options.heuristic == HeuristicKind::HFF
-        && matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy)
-        && !has_numeric_conditions(space.task);
-    if !falls_back {
-        return run_engine(space, options, monitor);
+        && greedy
+        && !has_numeric_conditions(space.task)
+    {
+        turns.push(SearchOptions {
+            heuristic: HeuristicKind::Lama,
+            ..options.clone()
+        });
     }
-    let landmarks = SearchOptions {
-        heuristic: HeuristicKind::Lama,
-        ..options.clone()
+    // Never after an engine that proves optimality.
+    let novelty_applies = options.novelty_fallback
+        && !options.novelty
+        && matches!(
+            options.engine,
+            Engine::LazyGreedy | Engine::EagerGreedy | Engine::WeightedAStar
+        );
+    let last = if novelty_applies {
+        SearchOptions {
+            engine: if greedy {
+                options.engine
+            } else {
+                Engine::EagerGreedy
+            },
+            novelty: true,
+            ..options.clone()
+        }
+    } else if turns.len() > 1 {
+        options.clone()
+    } else {
+        return run_engine(space, options, monitor);
     };
-    for (turn, turn_options) in [options, &landmarks].into_iter().enumerate() {
+    for (turn, turn_options) in turns.iter().enumerate() {
         monitor.reset_iteration();
-        monitor.set_evaluation_budget(Some(
-            monitor.stats.evaluated + LANDMARK_FALLBACK_EVALUATIONS,
-        ));
+        monitor.set_evaluation_budget(Some(monitor.stats.evaluated + options.fallback_evaluations));
         let result = run_engine(space, turn_options, monitor);
         let budget_spent = monitor.evaluation_budget_spent();
         monitor.set_evaluation_budget(None);
         let ends = match result.outcome {
             _ if result.plan.is_some() => true,
-            // The landmark turn's dead ends are not trusted as a proof.
+            // Only the configured search's dead ends are trusted as a
+            // proof (landmark count's are not).
             Outcome::Unsolvable => turn == 0,
             Outcome::TimeLimit => !budget_spent,
             _ => true,
@@ -159,7 +178,7 @@ fn first_search(
         }
     }
     monitor.reset_iteration();
-    run_engine(space, options, monitor)
+    run_engine(space, &last, monitor)
 }
 
 /// Evaluations the default's restarts may spend beyond as many as the
@@ -335,6 +354,10 @@ fn run_engine(
                 && options.heuristic != HeuristicKind::GoalCount
             {
                 evaluators.push(&mut goal_count);
+            }
+            let mut novelty = heuristics::novelty::Novelty::new(task);
+            if options.novelty {
+                evaluators.push(&mut novelty);
             }
             let alternation = preferred || evaluators.len() > 1;
             if options.engine == Engine::EagerGreedy {

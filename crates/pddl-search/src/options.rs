@@ -190,12 +190,27 @@ pub struct SearchOptions {
     /// Treat states that differ only by a permutation of interchangeable
     /// objects as one state ([`crate::symmetry`]).
     pub symmetry_reduction: bool,
-    /// Greedy search with h_FF: if the first search needs many
-    /// evaluations, give greedy search with h_FF and landmark count
-    /// ([`HeuristicKind::Lama`]) a turn of as many before going on (see
-    /// `first_search` in the crate root; ignored on tasks with numeric
-    /// conditions, which landmarks ignore).
+    /// Greedy search with h_FF: if the first search has no plan after
+    /// [`SearchOptions::fallback_evaluations`], give greedy search with
+    /// h_FF and landmark count ([`HeuristicKind::Lama`]) a turn of as
+    /// many before going on (see `first_search` in the crate root;
+    /// ignored on tasks with numeric conditions, which landmarks ignore).
     pub landmark_fallback: bool,
+    /// If the first search (and the landmark turn) has no plan after
+    /// [`SearchOptions::fallback_evaluations`] each, go on with greedy
+    /// search alternating with novelty ([`SearchOptions::novelty`]) until
+    /// a plan or a limit: the configured engine if it is greedy, eager
+    /// greedy search after weighted A*, with the same heuristic (ignored
+    /// after A* and breadth-first search, whose plans are optimal).
+    pub novelty_fallback: bool,
+    /// Heuristic evaluations each turn gets before the next with
+    /// `landmark_fallback` or `novelty_fallback`.
+    pub fallback_evaluations: u64,
+    /// Greedy engines: alternate also with open lists ordered by novelty
+    /// ([`crate::heuristics::novelty`], best-first width search's
+    /// BFWS(f1)), which explores where the heuristic's plateaus trap a
+    /// greedy search.
+    pub novelty: bool,
 }
 
 impl SearchOptions {
@@ -219,6 +234,9 @@ impl SearchOptions {
             improve_plans: true,
             symmetry_reduction: true,
             landmark_fallback: true,
+            novelty_fallback: true,
+            fallback_evaluations: 50_000,
+            novelty: false,
         }
     }
 
@@ -236,6 +254,9 @@ impl SearchOptions {
             improve_plans: true,
             symmetry_reduction: true,
             landmark_fallback: false,
+            novelty_fallback: false,
+            fallback_evaluations: 50_000,
+            novelty: false,
         }
     }
 }

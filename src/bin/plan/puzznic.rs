@@ -77,7 +77,9 @@ pub enum PuzznicCommand {
         #[arg(long, value_name = "SECONDS")]
         time_limit: Option<f64>,
         /// Search algorithm, overriding the configuration's (bfs, astar,
-        /// wastar, eager-greedy, lazy-greedy).
+        /// wastar, eager-greedy, lazy-greedy). With --search, --heuristic
+        /// or --weight the search runs as named, without the default's
+        /// novelty turn.
         #[arg(long = "search", value_name = "ALGORITHM")]
         engine: Option<planner::search::Engine>,
         /// Heuristic, overriding the configuration's (blind, goalcount,
@@ -87,6 +89,10 @@ pub enum PuzznicCommand {
         /// Weight of weighted A*.
         #[arg(long)]
         weight: Option<f64>,
+        /// Greedy search: alternate also with open lists ordered by
+        /// novelty (best-first width search).
+        #[arg(long)]
+        novelty: bool,
         /// Keep tiles of one kind apart (by default boards that differ only
         /// by which tile of a kind is where are one state).
         #[arg(long)]
@@ -130,6 +136,7 @@ pub fn run(command: PuzznicCommand) -> i32 {
             engine,
             heuristic,
             weight,
+            novelty,
             no_symmetry,
             simulator,
             max_states,
@@ -139,6 +146,12 @@ pub fn run(command: PuzznicCommand) -> i32 {
             } else {
                 puzznic::satisficing_options()
             };
+            if engine.is_some() || heuristic.is_some() || weight.is_some() {
+                // A configuration named on the command line runs as named.
+                options.landmark_fallback = false;
+                options.novelty_fallback = false;
+            }
+            options.novelty |= novelty;
             options.engine = engine.unwrap_or(options.engine);
             options.heuristic = heuristic.unwrap_or(options.heuristic);
             options.weight = weight.unwrap_or(options.weight);

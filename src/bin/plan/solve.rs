@@ -22,6 +22,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub optimal: bool,
     /// Search algorithm: bfs, astar, wastar, eager-greedy, lazy-greedy.
+    /// With --search, --heuristic or --weight the search runs as named,
+    /// without the default's fallback turns (landmarks, novelty).
     #[arg(long, value_name = "ALGORITHM")]
     pub search: Option<Engine>,
     /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, lmcount, lama (h_FF + landmark count).
@@ -33,6 +35,11 @@ pub struct SolveArgs {
     /// Keep improving the plan until the time limit (or until proven optimal).
     #[arg(long)]
     pub anytime: bool,
+    /// Greedy search: alternate also with open lists ordered by novelty
+    /// (best-first width search), which explores where the heuristic's
+    /// plateaus trap greedy search.
+    #[arg(long)]
+    pub novelty: bool,
     /// Search every state: do not merge states that differ only by a
     /// permutation of interchangeable objects (symmetry reduction).
     #[arg(long)]
@@ -156,6 +163,12 @@ fn search_options(args: &SolveArgs) -> Result<SearchOptions, String> {
     options.memory_limit_bytes = args.memory_limit.map(|mib| mib.saturating_mul(1 << 20));
     options.anytime = args.anytime;
     options.symmetry_reduction = !args.no_symmetry;
+    options.novelty |= args.novelty;
+    if args.search.is_some() || args.heuristic.is_some() || args.weight.is_some() {
+        // A configuration named on the command line runs as named.
+        options.landmark_fallback = false;
+        options.novelty_fallback = false;
+    }
     if args.anytime && options.time_limit.is_none() {
         return Err("--anytime needs --time-limit (it improves the plan until then)".into());
     }

@@ -12,6 +12,7 @@ pub mod hff;
 pub mod hmax;
 pub mod landmarks;
 pub mod lmcut;
+pub mod novelty;
 pub mod numeric;
 pub mod relaxation;
 

@@ -26,6 +26,9 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         improve_plans: false,
         symmetry_reduction: true,
         landmark_fallback: false,
+        novelty_fallback: false,
+        fallback_evaluations: 50_000,
+        novelty: false,
     }
 }
 
@@ -323,4 +326,69 @@ fn limits_and_cancellation_stop_the_search() {
     let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
     assert_eq!(r.outcome, Outcome::MemoryLimit);
     assert!(r.statistics.peak_memory_bytes >= 1 << 20);
+}
+
+#[test]
+fn novelty_alternation_solves_and_plans_replay() {
+    for engine in [Engine::EagerGreedy, Engine::LazyGreedy] {
+        for task in [diamond(), ring(8)] {
+            let options = SearchOptions {
+                novelty: true,
+                ..options(engine, HeuristicKind::HFF)
+            };
+            let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+            assert_eq!(r.outcome, Outcome::Solved, "{engine}");
+            let plan = r.plan.expect("a plan");
+            assert!(simulate(&task, &plan.operators).unwrap().goal_reached);
+        }
+    }
+}
+
+#[test]
+fn novelty_fallback_takes_over_after_the_budget_but_never_after_astar() {
+    let task = ring(12);
+    // One evaluation is not enough for weighted A*, so only the novelty
+    // turn can find this plan (a missing turn ends in a time limit).
+    let fallback = |engine, heuristic| SearchOptions {
+        novelty_fallback: true,
+        fallback_evaluations: 1,
+        ..options(engine, heuristic)
+    };
+    let r = search(
+        &task,
+        &fallback(Engine::WeightedAStar, HeuristicKind::HFF),
+        &AtomicBool::new(false),
+        &mut NoObserver,
+    );
+    assert_eq!(r.outcome, Outcome::Solved);
+    let plan = r.plan.expect("a plan");
+    assert!(simulate(&task, &plan.operators).unwrap().goal_reached);
+    // The last turn is eager greedy search with novelty, run after the
+    // first turn's evaluation.
+    let novelty_alone = search(
+        &task,
+        &SearchOptions {
+            novelty: true,
+            ..options(Engine::EagerGreedy, HeuristicKind::HFF)
+        },
+        &AtomicBool::new(false),
+        &mut NoObserver,
+    );
+    assert_eq!(
+        Some(plan.operators),
+        novelty_alone.plan.map(|p| p.operators)
+    );
+    assert_eq!(
+        r.statistics.evaluated,
+        novelty_alone.statistics.evaluated + 1
+    );
+    // A* ignores the fallback: its plan is optimal and proven so.
+    let r = search(
+        &task,
+        &fallback(Engine::AStar, HeuristicKind::HMax),
+        &AtomicBool::new(false),
+        &mut NoObserver,
+    );
+    assert_eq!(r.plan.map(|p| p.cost), Some(8));
+    assert!(r.proven_optimal);
 }
