@@ -217,7 +217,9 @@ impl SearchOptions {
     /// The fast satisficing configuration: lazy greedy search with h_FF
     /// and preferred operators, alternating with goal count (LAMA-style
     /// alternation and boosting), with a turn for landmark count where it
-    /// needs many evaluations (`landmark_fallback`); then a bounded
+    /// needs many evaluations (`landmark_fallback`) and, if that fails
+    /// too, an unbounded last turn alternating also with novelty
+    /// (`novelty_fallback`); then a bounded
     /// improvement of the plan (`improve_plans`). ([`HeuristicKind::Lama`]
     /// alone solves more depot and parcprinter tasks, but loses transport
     /// p20 and finds costlier plans.)

@@ -296,7 +296,8 @@ fn default_configuration_sees_numeric_conditions() {
 /// Parcprinter p19 defeats greedy search with h_FF and goal count (no
 /// plan in 60 s) but not landmark count (1 348 evaluations): the default
 /// gives landmarks a turn after 50 000 evaluations and solves it; with
-/// the fallback off, it has no plan when cancelled at 60 000.
+/// the turn off (and the novelty turn after it), it has no plan when
+/// cancelled at 60 000.
 #[test]
 fn default_configuration_gives_landmarks_a_turn() {
     let Some(dir) = benchmarks() else { return };
@@ -305,26 +306,70 @@ fn default_configuration_gives_landmarks_a_turn() {
         "parcprinter-08-strips/p19-domain.pddl",
         "parcprinter-08-strips/p19.pddl",
     );
+    let evaluated = solved_only_with_turn(&task, "parcprinter p19", 60_000, |landmark_fallback| {
+        SearchOptions {
+            landmark_fallback,
+            // Only the landmark turn: the novelty turn comes after it.
+            novelty_fallback: false,
+            ..SearchOptions::satisficing_default()
+        }
+    });
+    assert!(evaluated[0] < 60_000, "{evaluated:?}");
+}
+
+/// Satellite-numeric instance 12 defeats greedy search with h_FF and goal
+/// count (no plan in 60 s) but not the novelty turn (a few hundred
+/// expansions). With the turn after 1 000 evaluations the default solves
+/// it well within 20 000; without the turn it has none when cancelled there.
+#[test]
+fn default_configuration_gives_novelty_the_last_turn() {
+    let Some(dir) = benchmarks() else { return };
+    let task = load(
+        &dir,
+        "satellite-numeric-automatic/domain.pddl",
+        "satellite-numeric-automatic/instance-12.pddl",
+    );
+    solved_only_with_turn(
+        &task,
+        "satellite-numeric instance-12",
+        20_000,
+        |novelty_fallback| SearchOptions {
+            novelty_fallback,
+            fallback_evaluations: 1_000,
+            ..SearchOptions::satisficing_default()
+        },
+    );
+}
+
+/// Runs `options(true)` and `options(false)` (without plan improvement,
+/// cancelled after `budget` evaluations) and checks that only the first
+/// finds a plan, and that it is valid; returns the evaluations of both.
+fn solved_only_with_turn(
+    task: &Task,
+    name: &str,
+    budget: u64,
+    options: impl Fn(bool) -> SearchOptions,
+) -> Vec<u64> {
     let mut evaluated = Vec::new();
-    for landmark_fallback in [true, false] {
+    for turn in [true, false] {
         let options = SearchOptions {
             time_limit: Some(Duration::from_secs(60)),
-            landmark_fallback,
             improve_plans: false,
-            ..SearchOptions::satisficing_default()
+            ..options(turn)
         };
         let cancel = AtomicBool::new(false);
-        let mut budget = EvaluationBudget(&cancel, 60_000);
-        let r = search(&task, &options, &cancel, &mut budget);
-        check_plan(&task, &r, "parcprinter p19");
+        let mut observer = EvaluationBudget(&cancel, budget);
+        let r = search(task, &options, &cancel, &mut observer);
+        check_plan(task, &r, name);
         assert_eq!(
             r.plan.is_some(),
-            landmark_fallback,
-            "fallback {landmark_fallback}"
+            turn,
+            "{name}, turn {turn}: {} evaluated",
+            r.statistics.evaluated
         );
         evaluated.push(r.statistics.evaluated);
     }
-    assert!(evaluated[0] < 60_000, "{evaluated:?}");
+    evaluated
 }
 
 /// Cancels the search once this many states have been evaluated.

@@ -65,7 +65,8 @@ pub enum PuzznicCommand {
     /// Print the built-in Puzznic domain.
     Domain,
     /// Solve a level with the planner and print the player moves and the PDDL plan
-    /// (weighted A* with w = 1.5 and h_FF; --optimal: A* with h_max).
+    /// (weighted A* with w = 1.5 and h_FF, then greedy search with novelty if that
+    /// needs more than 750 000 evaluations; --optimal: A* with h_max).
     Solve {
         #[command(flatten)]
         level: LevelArgs,
