@@ -113,11 +113,12 @@ impl Heuristic for Novelty<'_> {
                 novelty = 1;
             }
         }
-        if self.pair_words > 0 && !self.seen_pairs.contains_key(&goal_count) {
-            if self.pair_tables_left > 0 {
-                self.pair_tables_left -= 1;
-                self.seen_pairs.insert(goal_count, vec![0; self.pair_words]);
-            }
+        if self.pair_words > 0
+            && self.pair_tables_left > 0
+            && !self.seen_pairs.contains_key(&goal_count)
+        {
+            self.pair_tables_left -= 1;
+            self.seen_pairs.insert(goal_count, vec![0; self.pair_words]);
         }
         if let Some(seen) = self.seen_pairs.get_mut(&goal_count) {
             // Facts are ascending, so `a < b` in every pair.
