@@ -45,22 +45,30 @@ fn json(stdout: &str) -> serde_json::Value {
 fn solves_and_the_printed_plan_validates() {
     let dir = tempdir("solve");
     let plan_file = dir.join("plan.txt");
-    let (status, stdout, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q"]);
-    assert_eq!(status, Some(0), "{stderr}");
-    let steps = stdout.lines().filter(|l| l.starts_with('(')).count();
-    assert!(steps > 0, "{stdout}");
-    assert!(
-        stdout.contains(&format!("; cost = {steps} (unit cost)")),
-        "{stdout}"
-    );
-    std::fs::write(&plan_file, &stdout).unwrap();
-    let (status, _, stderr) = run(&[
-        "validate",
-        BLOCKS_DOMAIN,
-        BLOCKS_PROBLEM,
-        plan_file.to_str().unwrap(),
-    ]);
-    assert_eq!(status, Some(0), "{stderr}");
+    for extra in [
+        &[][..],
+        &["--novelty"],
+        &["--search", "eager-greedy", "--novelty"],
+    ] {
+        let mut args = vec![BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q"];
+        args.extend_from_slice(extra);
+        let (status, stdout, stderr) = run(&args);
+        assert_eq!(status, Some(0), "{extra:?}: {stderr}");
+        let steps = stdout.lines().filter(|l| l.starts_with('(')).count();
+        assert!(steps > 0, "{extra:?}: {stdout}");
+        assert!(
+            stdout.contains(&format!("; cost = {steps} (unit cost)")),
+            "{extra:?}: {stdout}"
+        );
+        std::fs::write(&plan_file, &stdout).unwrap();
+        let (status, _, stderr) = run(&[
+            "validate",
+            BLOCKS_DOMAIN,
+            BLOCKS_PROBLEM,
+            plan_file.to_str().unwrap(),
+        ]);
+        assert_eq!(status, Some(0), "{extra:?}: {stderr}");
+    }
 }
 
 #[test]

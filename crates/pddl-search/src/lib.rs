@@ -137,13 +137,14 @@ fn first_search(
             ..options.clone()
         });
     }
-    // Never after an engine that proves optimality.
+    // Never after an engine that proves optimality, nor after greedy
+    // search that has novelty already.
     let novelty_applies = options.novelty_fallback
-        && !options.novelty
-        && matches!(
-            options.engine,
-            Engine::LazyGreedy | Engine::EagerGreedy | Engine::WeightedAStar
-        );
+        && match options.engine {
+            Engine::LazyGreedy | Engine::EagerGreedy => !options.novelty,
+            Engine::WeightedAStar => true,
+            Engine::AStar | Engine::BreadthFirst => false,
+        };
     let last = if novelty_applies {
         SearchOptions {
             engine: if greedy {

@@ -375,13 +375,24 @@ fn novelty_fallback_takes_over_after_the_budget_but_never_after_astar() {
         &mut NoObserver,
     );
     assert_eq!(
-        Some(plan.operators),
-        novelty_alone.plan.map(|p| p.operators)
+        Some(&plan.operators),
+        novelty_alone.plan.as_ref().map(|p| &p.operators)
     );
     assert_eq!(
         r.statistics.evaluated,
         novelty_alone.statistics.evaluated + 1
     );
+    // Weighted A* ignores `novelty` itself, so the turn still comes.
+    let r = search(
+        &task,
+        &SearchOptions {
+            novelty: true,
+            ..fallback(Engine::WeightedAStar, HeuristicKind::HFF)
+        },
+        &AtomicBool::new(false),
+        &mut NoObserver,
+    );
+    assert_eq!(r.plan.map(|p| p.operators), Some(plan.operators));
     // A* ignores the fallback: its plan is optimal and proven so.
     let r = search(
         &task,
