@@ -33,14 +33,15 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
 }
 
 fn run(task: &Task, engine: Engine, heuristic: HeuristicKind) -> SearchResult {
-    let result = search(
-        task,
-        &options(engine, heuristic),
-        &AtomicBool::new(false),
-        &mut NoObserver,
-    );
+    run_with(task, &options(engine, heuristic))
+}
+
+/// Searches with `options`; a plan found must replay to the goal at its cost.
+fn run_with(task: &Task, options: &SearchOptions) -> SearchResult {
+    let result = search(task, options, &AtomicBool::new(false), &mut NoObserver);
     if let Some(plan) = &result.plan {
         let end = simulate(task, &plan.operators).expect("plan replays");
+        let (engine, heuristic) = (options.engine, options.heuristic);
         assert!(
             end.goal_reached,
             "{engine} {heuristic}: plan reaches the goal"
@@ -336,10 +337,11 @@ fn novelty_alternation_solves_and_plans_replay() {
                 novelty: true,
                 ..options(engine, HeuristicKind::HFF)
             };
-            let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
-            assert_eq!(r.outcome, Outcome::Solved, "{engine}");
-            let plan = r.plan.expect("a plan");
-            assert!(simulate(&task, &plan.operators).unwrap().goal_reached);
+            assert_eq!(
+                run_with(&task, &options).outcome,
+                Outcome::Solved,
+                "{engine}"
+            );
         }
     }
 }
@@ -354,52 +356,34 @@ fn novelty_fallback_takes_over_after_the_budget_but_never_after_astar() {
         fallback_evaluations: 1,
         ..options(engine, heuristic)
     };
-    let r = search(
-        &task,
-        &fallback(Engine::WeightedAStar, HeuristicKind::HFF),
-        &AtomicBool::new(false),
-        &mut NoObserver,
-    );
+    let r = run_with(&task, &fallback(Engine::WeightedAStar, HeuristicKind::HFF));
     assert_eq!(r.outcome, Outcome::Solved);
-    let plan = r.plan.expect("a plan");
-    assert!(simulate(&task, &plan.operators).unwrap().goal_reached);
     // The last turn is eager greedy search with novelty, run after the
     // first turn's evaluation.
-    let novelty_alone = search(
+    let novelty_alone = run_with(
         &task,
         &SearchOptions {
             novelty: true,
             ..options(Engine::EagerGreedy, HeuristicKind::HFF)
         },
-        &AtomicBool::new(false),
-        &mut NoObserver,
     );
-    assert_eq!(
-        Some(&plan.operators),
-        novelty_alone.plan.as_ref().map(|p| &p.operators)
-    );
+    let plan = r.plan.map(|p| p.operators);
+    assert_eq!(plan, novelty_alone.plan.map(|p| p.operators));
     assert_eq!(
         r.statistics.evaluated,
         novelty_alone.statistics.evaluated + 1
     );
     // Weighted A* ignores `novelty` itself, so the turn still comes.
-    let r = search(
+    let r = run_with(
         &task,
         &SearchOptions {
             novelty: true,
             ..fallback(Engine::WeightedAStar, HeuristicKind::HFF)
         },
-        &AtomicBool::new(false),
-        &mut NoObserver,
     );
-    assert_eq!(r.plan.map(|p| p.operators), Some(plan.operators));
+    assert_eq!(r.plan.map(|p| p.operators), plan);
     // A* ignores the fallback: its plan is optimal and proven so.
-    let r = search(
-        &task,
-        &fallback(Engine::AStar, HeuristicKind::HMax),
-        &AtomicBool::new(false),
-        &mut NoObserver,
-    );
+    let r = run_with(&task, &fallback(Engine::AStar, HeuristicKind::HMax));
     assert_eq!(r.plan.map(|p| p.cost), Some(8));
     assert!(r.proven_optimal);
 }
