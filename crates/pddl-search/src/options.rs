@@ -156,6 +156,10 @@ impl fmt::Display for HeuristicKind {
     }
 }
 
+/// Heuristic evaluations each fallback turn of the default gets
+/// ([`SearchOptions::fallback_evaluations`]).
+pub(crate) const DEFAULT_FALLBACK_EVALUATIONS: u64 = 50_000;
+
 /// Everything that configures one call of [`crate::search`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
@@ -237,7 +241,7 @@ impl SearchOptions {
             symmetry_reduction: true,
             landmark_fallback: true,
             novelty_fallback: true,
-            fallback_evaluations: 50_000,
+            fallback_evaluations: DEFAULT_FALLBACK_EVALUATIONS,
             novelty: false,
         }
     }
@@ -257,7 +261,7 @@ impl SearchOptions {
             symmetry_reduction: true,
             landmark_fallback: false,
             novelty_fallback: false,
-            fallback_evaluations: 50_000,
+            fallback_evaluations: DEFAULT_FALLBACK_EVALUATIONS,
             novelty: false,
         }
     }

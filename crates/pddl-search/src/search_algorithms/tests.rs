@@ -27,7 +27,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         symmetry_reduction: true,
         landmark_fallback: false,
         novelty_fallback: false,
-        fallback_evaluations: 50_000,
+        fallback_evaluations: crate::options::DEFAULT_FALLBACK_EVALUATIONS,
         novelty: false,
     }
 }
