@@ -371,6 +371,17 @@ pub struct Exploration {
     op_state: Vec<OpState>,
     /// `op_state` before an evaluation: all preconditions unsatisfied.
     op_state_init: Vec<OpState>,
+    /// The compact form of `op_state` for h_max on tasks without numeric
+    /// propositions: only the unsatisfied counts (a quarter of the memory
+    /// to reset and to touch per precondition reached), since there the
+    /// costliest precondition is simply the last one reached.
+    unsatisfied: Vec<u32>,
+    /// `unsatisfied` before an evaluation.
+    unsatisfied_init: Vec<u32>,
+    /// Compact form: each triggered operator's precondition cost.
+    max_pre_cost: Vec<Cost>,
+    /// Whether the latest run used the compact form.
+    compact: bool,
     queue: CostQueue,
 }
 
@@ -391,6 +402,10 @@ impl Exploration {
             repetitions: vec![1; rt.numeric.conditions.len()],
             condition_value: vec![0.0; rt.numeric.conditions.len()],
             released: false,
+            unsatisfied: op_state_init.iter().map(|s| s.unsatisfied).collect(),
+            unsatisfied_init: op_state_init.iter().map(|s| s.unsatisfied).collect(),
+            max_pre_cost: vec![0; rt.ops.len()],
+            compact: false,
             op_state: op_state_init.clone(),
             op_state_init,
             queue: CostQueue::default(),
@@ -411,6 +426,10 @@ impl Exploration {
     /// run reached all its preconditions.
     #[inline]
     pub fn reached_pre_cost(&self, o: u32) -> Option<Cost> {
+        if self.compact {
+            return (self.unsatisfied.get(o as usize) == Some(&0))
+                .then(|| self.max_pre_cost[o as usize]);
+        }
         self.op_state
             .get(o as usize)
             .filter(|s| s.unsatisfied == 0)
@@ -471,12 +490,25 @@ impl Exploration {
             released: released_flag,
             op_state,
             op_state_init,
+            unsatisfied,
+            unsatisfied_init,
+            max_pre_cost,
+            compact: compact_flag,
             queue,
         } = self;
+        // Without numeric propositions nothing is released, so costs are
+        // popped in non-decreasing order and, with MAX, an operator's
+        // costliest precondition is the last one reached.
+        let compact = MAX && rt.numeric.conditions.is_empty();
+        *compact_flag = compact;
         prop_cost.fill(INFINITE);
         *released_flag = false;
         queue.clear();
-        op_state.copy_from_slice(op_state_init);
+        if compact {
+            unsatisfied.copy_from_slice(unsatisfied_init);
+        } else {
+            op_state.copy_from_slice(op_state_init);
+        }
         for (w, &word) in state.facts.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
@@ -518,15 +550,24 @@ impl Exploration {
                     return c;
                 }
                 for &o in rt.precondition_of.get(p) {
-                    let op = &mut op_state[o as usize];
-                    op.pre_cost = if MAX {
-                        op.pre_cost.max(c)
+                    let triggered = if compact {
+                        let left = &mut unsatisfied[o as usize];
+                        *left -= 1;
+                        (*left == 0).then(|| {
+                            max_pre_cost[o as usize] = c;
+                            c
+                        })
                     } else {
-                        op.pre_cost.saturating_add(c)
+                        let op = &mut op_state[o as usize];
+                        op.pre_cost = if MAX {
+                            op.pre_cost.max(c)
+                        } else {
+                            op.pre_cost.saturating_add(c)
+                        };
+                        op.unsatisfied -= 1;
+                        (op.unsatisfied == 0).then_some(op.pre_cost)
                     };
-                    op.unsatisfied -= 1;
-                    if op.unsatisfied == 0 {
-                        let pre_cost = op.pre_cost;
+                    if let Some(pre_cost) = triggered {
                         let op_cost = cost(o);
                         let total = pre_cost.saturating_add(op_cost);
                         for &e in rt.eff(o) {
