@@ -246,6 +246,17 @@ impl SearchOptions {
         }
     }
 
+    /// Drops the fallback turns (`landmark_fallback`, `novelty_fallback`),
+    /// so that the configured search runs exactly as configured: what a
+    /// configuration named on the command line asks for.
+    pub fn without_fallbacks(self) -> Self {
+        SearchOptions {
+            landmark_fallback: false,
+            novelty_fallback: false,
+            ..self
+        }
+    }
+
     /// The optimal configuration: A* with LM-cut.
     pub fn optimal_default() -> Self {
         SearchOptions {

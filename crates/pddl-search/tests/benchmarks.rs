@@ -25,6 +25,17 @@ fn solve(task: &Task, engine: Engine, heuristic: HeuristicKind, limit: Duration)
     result
 }
 
+/// The default configuration with a time limit; a plan found must be valid.
+fn solve_default(task: &Task, limit: Duration, what: &str) -> SearchResult {
+    let options = SearchOptions {
+        time_limit: Some(limit),
+        ..SearchOptions::satisficing_default()
+    };
+    let result = search(task, &options, &AtomicBool::new(false), &mut NoObserver);
+    check_plan(task, &result, what);
+    result
+}
+
 fn check_plan(task: &Task, result: &SearchResult, what: &str) {
     if let Some(plan) = &result.plan {
         let end = simulate(task, &plan.operators).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -278,12 +289,7 @@ fn default_configuration_sees_numeric_conditions() {
             continue;
         }
         let task = load(&dir, &format!("{family}/domain.pddl"), &problem);
-        let options = SearchOptions {
-            time_limit: Some(Duration::from_secs(60)),
-            ..SearchOptions::satisficing_default()
-        };
-        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
-        check_plan(&task, &r, &problem);
+        let r = solve_default(&task, Duration::from_secs(60), &problem);
         assert_eq!(r.outcome, Outcome::Solved, "{problem}");
         assert!(
             r.statistics.expanded <= budget,
@@ -418,12 +424,7 @@ fn default_configuration_solves_the_first_tasks_of_every_domain() {
             continue;
         }
         let task = load(&dir, &domain, &problem);
-        let options = SearchOptions {
-            time_limit: Some(Duration::from_secs(20)),
-            ..SearchOptions::satisficing_default()
-        };
-        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
-        check_plan(&task, &r, &problem);
+        let r = solve_default(&task, Duration::from_secs(20), &problem);
         assert_eq!(r.outcome, Outcome::Solved, "{problem}");
     }
 }
@@ -453,12 +454,7 @@ fn default_configuration_sweep() {
             }
         };
         let grounded = start.elapsed();
-        let options = SearchOptions {
-            time_limit: Some(Duration::from_secs(30)),
-            ..SearchOptions::satisficing_default()
-        };
-        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
-        check_plan(&task, &r, problem);
+        let r = solve_default(&task, Duration::from_secs(30), problem);
         if r.outcome == Outcome::Solved {
             solved += 1;
         }

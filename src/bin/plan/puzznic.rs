@@ -148,9 +148,7 @@ pub fn run(command: PuzznicCommand) -> i32 {
                 puzznic::satisficing_options()
             };
             if engine.is_some() || heuristic.is_some() || weight.is_some() {
-                // A configuration named on the command line runs as named.
-                options.landmark_fallback = false;
-                options.novelty_fallback = false;
+                options = options.without_fallbacks();
             }
             options.novelty |= novelty;
             options.engine = engine.unwrap_or(options.engine);

@@ -165,9 +165,7 @@ fn search_options(args: &SolveArgs) -> Result<SearchOptions, String> {
     options.symmetry_reduction = !args.no_symmetry;
     options.novelty |= args.novelty;
     if args.search.is_some() || args.heuristic.is_some() || args.weight.is_some() {
-        // A configuration named on the command line runs as named.
-        options.landmark_fallback = false;
-        options.novelty_fallback = false;
+        options = options.without_fallbacks();
     }
     if args.anytime && options.time_limit.is_none() {
         return Err("--anytime needs --time-limit (it improves the plan until then)".into());

@@ -121,9 +121,9 @@ impl Heuristic for Novelty<'_> {
             self.seen_pairs.insert(goal_count, vec![0; self.pair_words]);
         }
         if let Some(seen) = self.seen_pairs.get_mut(&goal_count) {
-            // Facts are ascending, so `a < b` in every pair.
-            for (j, &b) in self.true_facts.iter().enumerate() {
-                let base = b * (b - (b > 0) as usize) / 2;
+            // Facts are ascending, so `a < b` in every pair (and `b > 0`).
+            for (j, &b) in self.true_facts.iter().enumerate().skip(1) {
+                let base = b * (b - 1) / 2;
                 for &a in &self.true_facts[..j] {
                     if mark(seen, base + a) && novelty == 3 {
                         novelty = 2;
