@@ -5,7 +5,7 @@
 //! effects, axioms and forced transitions), [`symmetry`] (states that
 //! differ by a permutation of interchangeable objects as one),
 //! [`heuristics`] (one file per heuristic), [`open_lists`] and
-//! [`search_algorithms`]. The entry point is [`search`];
+//! [`search_algorithms`]; `turns` runs the fallback turns. The entry point is [`search`];
 //! it never prints: progress and plans reach the caller through a
 //! [`SearchObserver`].
 
@@ -23,6 +23,7 @@ pub mod successor;
 pub mod symmetry;
 #[cfg(test)]
 mod testing;
+mod turns;
 
 use std::sync::atomic::AtomicBool;
 
@@ -32,7 +33,7 @@ pub use pddl_ground::task::{Cost, OperatorId};
 
 use heuristics::CostType;
 use open_lists::{AlternationOpenList, BucketOpenList, TieBreakingOpenList};
-pub use options::{Engine, HeuristicKind, SearchOptions, UnknownName};
+pub use options::{BACKGROUND_DELAY, Engine, HeuristicKind, SearchOptions, UnknownName};
 pub use result::{
     NoObserver, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchResult, Statistics,
 };
@@ -68,7 +69,7 @@ pub fn search(
     );
     let mut space = StateSpace::new(task);
     space.reduce_symmetry(options.symmetry_reduction);
-    let first = first_search(&mut space, options, &mut monitor);
+    let first = turns::first_search(&mut space, options, &mut monitor);
     let mut outcome = first.outcome;
     let mut proven_optimal = first.plan.is_some()
         && match options.engine {
@@ -109,77 +110,6 @@ pub fn search(
         proven_optimal,
         statistics,
     }
-}
-
-/// The first search, in turns when the options ask for fallbacks: the
-/// configured search gets [`SearchOptions::fallback_evaluations`]; without
-/// a plan by then, with `landmark_fallback` (greedy search with h_FF on a
-/// task without numeric conditions) greedy search with h_FF and landmark
-/// count ([`HeuristicKind::Lama`]) gets as many; without a plan from that
-/// either, the last turn runs without a budget: greedy search with
-/// novelty ([`SearchOptions::novelty_fallback`]) or else the configured
-/// search again. Tasks solved within the first budget are solved exactly
-/// as without fallbacks.
-fn first_search(
-    space: &mut StateSpace<'_>,
-    options: &SearchOptions,
-    monitor: &mut Monitor<'_>,
-) -> IterationResult {
-    let greedy = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy);
-    let mut turns = vec![options.clone()];
-    if options.landmark_fallback
-        && options.heuristic == HeuristicKind::HFF
-        && greedy
-        && !has_numeric_conditions(space.task)
-    {
-        turns.push(SearchOptions {
-            heuristic: HeuristicKind::Lama,
-            ..options.clone()
-        });
-    }
-    // Never after an engine that proves optimality, nor after greedy
-    // search that has novelty already.
-    let novelty_applies = options.novelty_fallback
-        && match options.engine {
-            Engine::LazyGreedy | Engine::EagerGreedy => !options.novelty,
-            Engine::WeightedAStar => true,
-            Engine::AStar | Engine::BreadthFirst => false,
-        };
-    let last = if novelty_applies {
-        SearchOptions {
-            engine: if greedy {
-                options.engine
-            } else {
-                Engine::EagerGreedy
-            },
-            novelty: true,
-            ..options.clone()
-        }
-    } else if turns.len() > 1 {
-        options.clone()
-    } else {
-        return run_engine(space, options, monitor);
-    };
-    for (turn, turn_options) in turns.iter().enumerate() {
-        monitor.reset_iteration();
-        monitor.set_evaluation_budget(Some(monitor.stats.evaluated + options.fallback_evaluations));
-        let result = run_engine(space, turn_options, monitor);
-        let budget_spent = monitor.evaluation_budget_spent();
-        monitor.set_evaluation_budget(None);
-        let ends = match result.outcome {
-            _ if result.plan.is_some() => true,
-            // Only the configured search's dead ends are trusted as a
-            // proof (landmark count's are not).
-            Outcome::Unsolvable => turn == 0,
-            Outcome::TimeLimit => !budget_spent,
-            _ => true,
-        };
-        if ends {
-            return result;
-        }
-    }
-    monitor.reset_iteration();
-    run_engine(space, &last, monitor)
 }
 
 /// Evaluations the default's restarts may spend beyond as many as the
@@ -265,7 +195,7 @@ fn improve_if(
 
 /// Whether any precondition, effect condition, axiom body or goal
 /// compares numbers.
-fn has_numeric_conditions(task: &Task) -> bool {
+pub(crate) fn has_numeric_conditions(task: &Task) -> bool {
     task.operators.iter().any(|op| {
         !op.precondition.numeric.is_empty()
             || op
@@ -294,7 +224,7 @@ fn astar_params(weight: f64, bound: Cost) -> EagerParams {
 }
 
 /// Runs the configured engine once.
-fn run_engine(
+pub(crate) fn run_engine(
     space: &mut StateSpace<'_>,
     options: &SearchOptions,
     monitor: &mut Monitor<'_>,

@@ -160,6 +160,12 @@ impl fmt::Display for HeuristicKind {
 /// ([`SearchOptions::fallback_evaluations`]).
 pub(crate) const DEFAULT_FALLBACK_EVALUATIONS: u64 = 50_000;
 
+/// How long the default's first turns run alone before the last turn
+/// starts beside them ([`SearchOptions::background_last_turn`]): tasks
+/// solved sooner never start a second thread (starting one costs about
+/// as much as solving a small task).
+pub const BACKGROUND_DELAY: Duration = Duration::from_millis(100);
+
 /// Everything that configures one call of [`crate::search`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
@@ -215,6 +221,18 @@ pub struct SearchOptions {
     /// BFWS(f1)), which explores where the heuristic's plateaus trap a
     /// greedy search.
     pub novelty: bool,
+    /// Where the fallbacks give a last turn ([`SearchOptions::novelty_fallback`]
+    /// or the configured search again after the landmark turn), start it
+    /// on a second thread once the first turns have run this long,
+    /// beside them, instead of after them (on machines with two or more
+    /// cores); `None` runs the turns one after the other. The plan,
+    /// outcome and counts of expansions, generations and evaluations are
+    /// those of the turns run one after the other (a plan of the first
+    /// turns wins; the last turn's own search is the same), so only the
+    /// wall time changes, except where a time limit stops the search. The memory limit covers both searches
+    /// together; a last turn stopped by it is run again alone after the
+    /// first turns.
+    pub background_last_turn: Option<Duration>,
 }
 
 impl SearchOptions {
@@ -243,6 +261,7 @@ impl SearchOptions {
             novelty_fallback: true,
             fallback_evaluations: DEFAULT_FALLBACK_EVALUATIONS,
             novelty: false,
+            background_last_turn: Some(BACKGROUND_DELAY),
         }
     }
 
@@ -253,6 +272,17 @@ impl SearchOptions {
         SearchOptions {
             landmark_fallback: false,
             novelty_fallback: false,
+            ..self
+        }
+    }
+
+    /// Limits the search to `threads` threads: with 1, the fallback turns
+    /// run one after the other ([`SearchOptions::background_last_turn`]
+    /// `None`); with 2 or more, the last turn may start beside the first
+    /// ones after [`BACKGROUND_DELAY`] (no search uses more than 2).
+    pub fn with_threads(self, threads: usize) -> Self {
+        SearchOptions {
+            background_last_turn: (threads >= 2).then_some(BACKGROUND_DELAY),
             ..self
         }
     }
@@ -274,6 +304,8 @@ impl SearchOptions {
             novelty_fallback: false,
             fallback_evaluations: DEFAULT_FALLBACK_EVALUATIONS,
             novelty: false,
+            // A* has no fallback turns.
+            background_last_turn: None,
         }
     }
 }

@@ -49,6 +49,20 @@ pub struct Statistics {
     pub peak_memory_bytes: u64,
 }
 
+impl Statistics {
+    /// Adds the counters of a search that ran after (or beside) this one:
+    /// sums of the counts, the larger of the state counts and peaks (each
+    /// search frees its data when it ends).
+    pub(crate) fn absorb(&mut self, other: &Statistics) {
+        self.expanded += other.expanded;
+        self.generated += other.generated;
+        self.evaluated += other.evaluated;
+        self.reopened += other.reopened;
+        self.states = self.states.max(other.states);
+        self.peak_memory_bytes = self.peak_memory_bytes.max(other.peak_memory_bytes);
+    }
+}
+
 /// The result of [`crate::search`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {

@@ -345,6 +345,23 @@ fn default_configuration_gives_novelty_the_last_turn() {
             ..SearchOptions::satisficing_default()
         },
     );
+    // The turn on a second thread from the start, beside the first turn,
+    // or after it: the same plan and counts (the sampled state counts
+    // and memory peaks depend on timing).
+    let run = |background_last_turn| {
+        let options = SearchOptions {
+            fallback_evaluations: 1_000,
+            improve_plans: false,
+            background_last_turn,
+            ..SearchOptions::satisficing_default()
+        };
+        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+        let s = r.statistics;
+        (r.outcome, r.plan, s.expanded, s.generated, s.evaluated)
+    };
+    let alone = run(None);
+    assert!(alone.1.is_some());
+    assert_eq!(run(Some(Duration::ZERO)), alone);
 }
 
 /// Runs `options(true)` and `options(false)` (without plan improvement,

@@ -5,7 +5,8 @@ pub mod breadth_first;
 pub mod eager;
 pub mod lazy;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use pddl_ground::task::{Cost, OperatorId};
@@ -191,6 +192,53 @@ pub struct Monitor<'a> {
     states: u64,
     memory: u64,
     evaluation_budget: Option<u64>,
+    memory_share: Option<MemoryShare>,
+    alarm: Option<Alarm<'a>>,
+}
+
+/// A monitor's counters (see [`Monitor::part`]).
+pub(crate) struct Counters {
+    stats: Statistics,
+    best_h: Option<Cost>,
+    best_f: Option<Cost>,
+    states: u64,
+    memory: u64,
+}
+
+/// Something to do once, at the first check after a point in time.
+struct Alarm<'a> {
+    /// Time since the monitor's start.
+    at: Duration,
+    ring: Box<dyn FnOnce() + 'a>,
+}
+
+/// The memory estimates of two searches running side by side, so that
+/// each checks the memory limit against both together.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryShare {
+    own: Arc<AtomicU64>,
+    other: Arc<AtomicU64>,
+}
+
+impl MemoryShare {
+    /// The two ends of a share: each search publishes to its end and
+    /// reads the other's.
+    pub fn pair() -> (MemoryShare, MemoryShare) {
+        let (a, b) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        (
+            MemoryShare {
+                own: a.clone(),
+                other: b.clone(),
+            },
+            MemoryShare { own: b, other: a },
+        )
+    }
+
+    /// Publishes this side's estimate; returns both sides' sum.
+    fn publish(&self, memory: u64) -> u64 {
+        self.own.store(memory, Ordering::Relaxed);
+        memory.saturating_add(self.other.load(Ordering::Relaxed))
+    }
 }
 
 impl<'a> Monitor<'a> {
@@ -218,7 +266,90 @@ impl<'a> Monitor<'a> {
             states: 0,
             memory: 0,
             evaluation_budget: None,
+            memory_share: None,
+            alarm: None,
         }
+    }
+
+    /// A monitor for part of this search: the same clock, limits,
+    /// cancellation flag, observer and counters. Its counters come back
+    /// with [`Monitor::counters`] and [`Monitor::resume_with`].
+    pub(crate) fn part(&mut self) -> Monitor<'_> {
+        Monitor {
+            start: self.start,
+            time_limit: self.time_limit,
+            memory_limit: self.memory_limit,
+            cancel: self.cancel,
+            observer: &mut *self.observer,
+            countdown: 1,
+            interval: self.interval,
+            last_check: self.last_check,
+            last_report: self.last_report,
+            stats: self.stats.clone(),
+            best_h: self.best_h,
+            best_f: self.best_f,
+            states: self.states,
+            memory: self.memory,
+            evaluation_budget: self.evaluation_budget,
+            memory_share: self.memory_share.clone(),
+            alarm: None,
+        }
+    }
+
+    /// The counters, to carry over to another monitor.
+    pub(crate) fn counters(&self) -> Counters {
+        Counters {
+            stats: self.stats.clone(),
+            best_h: self.best_h,
+            best_f: self.best_f,
+            states: self.states,
+            memory: self.memory,
+        }
+    }
+
+    /// Goes on with the counters of a monitor made by [`Monitor::part`].
+    pub(crate) fn resume_with(&mut self, counters: Counters) {
+        self.stats = counters.stats;
+        self.best_h = counters.best_h;
+        self.best_f = counters.best_f;
+        self.states = counters.states;
+        self.memory = counters.memory;
+    }
+
+    /// Calls `ring` once, at the first check of the limits once `after`
+    /// has passed since the start (checks come about every
+    /// `CHECK_PERIOD` during a search), replacing any earlier alarm.
+    pub fn set_alarm(&mut self, after: Duration, ring: Box<dyn FnOnce() + 'a>) {
+        self.alarm = Some(Alarm { at: after, ring });
+    }
+
+    /// Removes the alarm if it has not rung, returning what it would do.
+    pub fn take_alarm(&mut self) -> Option<Box<dyn FnOnce() + 'a>> {
+        self.alarm.take().map(|alarm| alarm.ring)
+    }
+
+    /// Checks the memory limit against this search's and another's
+    /// estimates together from now on (`None`: this search's alone).
+    pub fn share_memory(&mut self, share: Option<MemoryShare>) {
+        self.memory_share = share;
+    }
+
+    /// Tells the search sharing the memory limit that this one's data is
+    /// freed (a search has ended).
+    pub fn release_shared_memory(&mut self) {
+        if let Some(share) = &self.memory_share {
+            share.publish(0);
+        }
+    }
+
+    /// The instant the time limit runs out, if there is one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.time_limit.map(|t| self.start + t)
+    }
+
+    /// Whether the caller's cancellation flag is raised.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
     }
 
     /// Call once per expansion; every few calls (at most
@@ -269,6 +400,15 @@ impl<'a> Monitor<'a> {
         if self.time_limit.is_some_and(|t| elapsed >= t) {
             return Some(Outcome::TimeLimit);
         }
+        if self.alarm.as_ref().is_some_and(|alarm| elapsed >= alarm.at)
+            && let Some(alarm) = self.alarm.take()
+        {
+            (alarm.ring)();
+        }
+        let memory = match &self.memory_share {
+            Some(share) => share.publish(memory),
+            None => memory,
+        };
         if self.memory_limit.is_some_and(|m| memory >= m) {
             return Some(Outcome::MemoryLimit);
         }

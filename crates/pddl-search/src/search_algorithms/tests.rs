@@ -29,6 +29,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         novelty_fallback: false,
         fallback_evaluations: crate::options::DEFAULT_FALLBACK_EVALUATIONS,
         novelty: false,
+        background_last_turn: None,
     }
 }
 
@@ -386,4 +387,54 @@ fn novelty_fallback_takes_over_after_the_budget_but_never_after_astar() {
     let r = run_with(&task, &fallback(Engine::AStar, HeuristicKind::HMax));
     assert_eq!(r.plan.map(|p| p.cost), Some(8));
     assert!(r.proven_optimal);
+}
+
+/// A result without what depends on timing: the wall time and the state
+/// counts and memory peaks sampled at the checks.
+fn timeless(mut result: SearchResult) -> SearchResult {
+    result.statistics.search_time = Duration::ZERO;
+    result.statistics.states = 0;
+    result.statistics.peak_memory_bytes = 0;
+    result
+}
+
+#[test]
+fn background_last_turn_changes_nothing_but_the_wall_time() {
+    let task = ring(12);
+    let sequential = SearchOptions {
+        novelty_fallback: true,
+        fallback_evaluations: 1,
+        ..options(Engine::WeightedAStar, HeuristicKind::HFF)
+    };
+    let expected = timeless(run_with(&task, &sequential));
+    assert_eq!(expected.outcome, Outcome::Solved);
+    // Started at once (running beside the first turn), or only when the
+    // first turn ends without a plan (a delay longer than the search).
+    for delay in [Duration::ZERO, Duration::from_secs(60)] {
+        let background = SearchOptions {
+            background_last_turn: Some(delay),
+            ..sequential.clone()
+        };
+        assert_eq!(
+            timeless(run_with(&task, &background)),
+            expected,
+            "{delay:?}"
+        );
+    }
+    // A plan of the first turn wins over the background's.
+    let first_turn_solves = SearchOptions {
+        fallback_evaluations: 1_000,
+        ..sequential.clone()
+    };
+    let expected = timeless(run_with(&task, &first_turn_solves));
+    assert!(expected.plan.is_some() && expected.statistics.evaluated < 1_000);
+    let background = SearchOptions {
+        background_last_turn: Some(Duration::ZERO),
+        ..first_turn_solves
+    };
+    assert_eq!(timeless(run_with(&task, &background)), expected);
+    // A cancellation stops both threads.
+    let cancelled = search(&task, &background, &AtomicBool::new(true), &mut NoObserver);
+    assert_eq!(cancelled.outcome, Outcome::Cancelled);
+    assert!(cancelled.plan.is_none());
 }

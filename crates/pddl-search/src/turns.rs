@@ -1,0 +1,281 @@
+//! The first search, in turns when the options ask for fallbacks
+//! ([`SearchOptions::landmark_fallback`], [`SearchOptions::novelty_fallback`]),
+//! and the second thread that runs the last turn beside the first ones
+//! ([`SearchOptions::background_last_turn`]).
+//!
+//! Running the last turn early changes only when its plan arrives: its
+//! search is the one it would run after the first turns (its own state
+//! space, heuristics and statistics), a plan of the first turns still
+//! wins, and the counts reported are those of the turns one after the
+//! other. So results stay deterministic.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::thread::{self, ScopedJoinHandle};
+use std::time::{Duration, Instant};
+
+use pddl_ground::Task;
+
+use crate::search_algorithms::{IterationResult, MemoryShare, Monitor};
+use crate::successor::StateSpace;
+use crate::{
+    Engine, HeuristicKind, Outcome, Progress, SearchObserver, SearchOptions, Statistics,
+    has_numeric_conditions, run_engine,
+};
+
+/// The first search: the configured search gets
+/// [`SearchOptions::fallback_evaluations`]; without a plan by then, with
+/// `landmark_fallback` (greedy search with h_FF on a task without numeric
+/// conditions) greedy search with h_FF and landmark count
+/// ([`HeuristicKind::Lama`]) gets as many; without a plan from that
+/// either, the last turn runs without a budget: greedy search with
+/// novelty ([`SearchOptions::novelty_fallback`]) or else the configured
+/// search again. Tasks solved within the first budget are solved exactly
+/// as without fallbacks.
+pub(crate) fn first_search(
+    space: &mut StateSpace<'_>,
+    options: &SearchOptions,
+    monitor: &mut Monitor<'_>,
+) -> IterationResult {
+    let Some(Turns { first, last }) = Turns::plan(space.task, options) else {
+        return run_engine(space, options, monitor);
+    };
+    if let Some(delay) = options.background_last_turn {
+        return with_background_last_turn(space, &first, &last, delay, options, monitor);
+    }
+    if let Some(result) = run_first_turns(space, &first, options.fallback_evaluations, monitor) {
+        return result;
+    }
+    monitor.reset_iteration();
+    run_engine(space, &last, monitor)
+}
+
+/// The configurations of the turns.
+struct Turns {
+    /// Turns with a budget each, in order.
+    first: Vec<SearchOptions>,
+    /// The unbudgeted last turn.
+    last: SearchOptions,
+}
+
+impl Turns {
+    /// The turns the options ask for on `task`; `None` for a single search.
+    fn plan(task: &Task, options: &SearchOptions) -> Option<Turns> {
+        let greedy = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy);
+        let mut first = vec![options.clone()];
+        if options.landmark_fallback
+            && options.heuristic == HeuristicKind::HFF
+            && greedy
+            && !has_numeric_conditions(task)
+        {
+            first.push(SearchOptions {
+                heuristic: HeuristicKind::Lama,
+                ..options.clone()
+            });
+        }
+        // Never after an engine that proves optimality, nor after greedy
+        // search that has novelty already.
+        let novelty_applies = options.novelty_fallback
+            && match options.engine {
+                Engine::LazyGreedy | Engine::EagerGreedy => !options.novelty,
+                Engine::WeightedAStar => true,
+                Engine::AStar | Engine::BreadthFirst => false,
+            };
+        let last = if novelty_applies {
+            SearchOptions {
+                engine: if greedy {
+                    options.engine
+                } else {
+                    Engine::EagerGreedy
+                },
+                novelty: true,
+                ..options.clone()
+            }
+        } else if first.len() > 1 {
+            options.clone()
+        } else {
+            return None;
+        };
+        Some(Turns { first, last })
+    }
+}
+
+/// Runs the budgeted turns; returns the result that ends the search, or
+/// `None` when every turn spent its budget without one.
+fn run_first_turns(
+    space: &mut StateSpace<'_>,
+    turns: &[SearchOptions],
+    budget: u64,
+    monitor: &mut Monitor<'_>,
+) -> Option<IterationResult> {
+    for (turn, turn_options) in turns.iter().enumerate() {
+        monitor.reset_iteration();
+        monitor.set_evaluation_budget(Some(monitor.stats.evaluated + budget));
+        let result = run_engine(space, turn_options, monitor);
+        let budget_spent = monitor.evaluation_budget_spent();
+        monitor.set_evaluation_budget(None);
+        let ends = match result.outcome {
+            _ if result.plan.is_some() => true,
+            // Only the configured search's dead ends are trusted as a
+            // proof (landmark count's are not).
+            Outcome::Unsolvable => turn == 0,
+            Outcome::TimeLimit => !budget_spent,
+            _ => true,
+        };
+        if ends {
+            return Some(result);
+        }
+    }
+    None
+}
+
+/// Progress reports the background search may have waiting before newer
+/// ones are dropped (they are forwarded once the first turns end).
+const PROGRESS_BACKLOG: usize = 16;
+/// How often the caller's cancellation flag is looked at while waiting
+/// for the background search.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+/// What the background thread returns: the last turn's result and
+/// counters, or `None` if it could not start.
+type BackgroundOutcome = Option<(IterationResult, Statistics)>;
+
+/// [`first_search`] with the last turn on a second thread, started once
+/// the first turns have run for `delay` (or as soon as they end without a
+/// plan); on a single core, the turns one after the other.
+fn with_background_last_turn(
+    space: &mut StateSpace<'_>,
+    first: &[SearchOptions],
+    last: &SearchOptions,
+    delay: Duration,
+    options: &SearchOptions,
+    monitor: &mut Monitor<'_>,
+) -> IterationResult {
+    let task = space.task;
+    let stop = AtomicBool::new(false);
+    let (foreground_share, background_share) = MemoryShare::pair();
+    let (sender, progress) = sync_channel(PROGRESS_BACKLOG);
+    let deadline = monitor.deadline();
+    let memory_limit = options.memory_limit_bytes;
+    thread::scope(|scope| {
+        let background: RefCell<Option<ScopedJoinHandle<'_, BackgroundOutcome>>> =
+            RefCell::new(None);
+        let launch = || {
+            if thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+                return;
+            }
+            let search = || {
+                let mut space = StateSpace::new(task);
+                space.reduce_symmetry(options.symmetry_reduction);
+                let mut observer = ProgressSender(sender);
+                let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+                let mut monitor = Monitor::new(time_limit, memory_limit, &stop, &mut observer);
+                monitor.share_memory(Some(background_share));
+                let result = run_engine(&mut space, last, &mut monitor);
+                monitor.release_shared_memory();
+                Some((result, monitor.stats))
+            };
+            // Without a thread, the last turn runs after the first ones.
+            if let Ok(handle) = thread::Builder::new().spawn_scoped(scope, search) {
+                *background.borrow_mut() = Some(handle);
+            }
+        };
+        let decided = {
+            let mut part = monitor.part();
+            part.share_memory(Some(foreground_share));
+            part.set_alarm(delay, Box::new(launch));
+            let decided = run_first_turns(space, first, options.fallback_evaluations, &mut part);
+            part.release_shared_memory();
+            part.share_memory(None);
+            if decided.is_none()
+                && let Some(launch_now) = part.take_alarm()
+            {
+                launch_now();
+            }
+            let counters = part.counters();
+            drop(part);
+            monitor.resume_with(counters);
+            decided
+        };
+        let background = background.into_inner();
+        // The first turns' memory limit may be the background's doing:
+        // then the background search has the last word.
+        let first_turns_memory_limit = decided
+            .as_ref()
+            .is_some_and(|r| r.plan.is_none() && r.outcome == Outcome::MemoryLimit);
+        let Some(background) = background else {
+            if let Some(result) = decided {
+                return result;
+            }
+            monitor.reset_iteration();
+            return run_engine(space, last, monitor);
+        };
+        if let Some(result) = decided.filter(|_| !first_turns_memory_limit) {
+            stop.store(true, Ordering::Relaxed);
+            join(background);
+            return result;
+        }
+        monitor.reset_iteration();
+        forward_progress(&progress, &stop, monitor);
+        let Some((result, background_stats)) = join(background) else {
+            return IterationResult::stopped(Outcome::Cancelled);
+        };
+        monitor.stats.absorb(&background_stats);
+        if result.plan.is_none()
+            && result.outcome == Outcome::MemoryLimit
+            && !first_turns_memory_limit
+        {
+            // Possibly the first turns' memory beside it: run it alone,
+            // as it would have run after them.
+            monitor.reset_iteration();
+            return run_engine(space, last, monitor);
+        }
+        result
+    })
+}
+
+/// Joins the background thread, passing on its panic.
+fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Passes the background search's progress to the caller's observer, its
+/// counts after the first turns', until the background thread ends;
+/// stops it when the caller cancels.
+fn forward_progress(progress: &Receiver<Progress>, stop: &AtomicBool, monitor: &mut Monitor<'_>) {
+    let before = monitor.stats.clone();
+    loop {
+        match progress.recv_timeout(CANCEL_POLL) {
+            Ok(report) => {
+                let report = Progress {
+                    expanded: before.expanded + report.expanded,
+                    generated: before.generated + report.generated,
+                    evaluated: before.evaluated + report.evaluated,
+                    elapsed: monitor.elapsed(),
+                    ..report
+                };
+                monitor.observer.on_progress(&report);
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+        if monitor.cancelled() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The background search's observer: its progress goes to the
+/// foreground thread (dropped while the backlog is full).
+struct ProgressSender(SyncSender<Progress>);
+
+impl SearchObserver for ProgressSender {
+    fn on_progress(&mut self, progress: &Progress) {
+        // Progress is advisory: a full backlog drops the report, and the
+        // receiver is gone only once the result is in.
+        let _ = self.0.try_send(progress.clone());
+    }
+}
