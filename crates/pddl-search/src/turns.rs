@@ -137,9 +137,14 @@ const PROGRESS_BACKLOG: usize = 16;
 /// for the background search.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
-/// What the background thread returns: the last turn's result and
-/// counters, or `None` if it could not start.
-type BackgroundOutcome = Option<(IterationResult, Statistics)>;
+/// What the background search returns.
+struct BackgroundOutcome {
+    result: IterationResult,
+    stats: Statistics,
+    /// Whether the memory limit stopped it while the first turns' memory
+    /// counted too.
+    shared_memory_limit: bool,
+}
 
 /// [`first_search`] with the last turn on a second thread, started once
 /// the first turns have run for `delay` (or as soon as they end without a
@@ -159,7 +164,7 @@ fn with_background_last_turn(
     let deadline = monitor.deadline();
     let memory_limit = options.memory_limit_bytes;
     thread::scope(|scope| {
-        let background: RefCell<Option<ScopedJoinHandle<'_, BackgroundOutcome>>> =
+        let background: RefCell<Option<ScopedJoinHandle<'_, Option<BackgroundOutcome>>>> =
             RefCell::new(None);
         let launch = || {
             if thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
@@ -174,14 +179,18 @@ fn with_background_last_turn(
                 monitor.share_memory(Some(background_share));
                 let result = run_engine(&mut space, last, &mut monitor);
                 monitor.release_shared_memory();
-                Some((result, monitor.stats))
+                Some(BackgroundOutcome {
+                    shared_memory_limit: monitor.memory_limit_shared(),
+                    result,
+                    stats: monitor.stats,
+                })
             };
             // Without a thread, the last turn runs after the first ones.
             if let Ok(handle) = thread::Builder::new().spawn_scoped(scope, search) {
                 *background.borrow_mut() = Some(handle);
             }
         };
-        let decided = {
+        let (decided, first_turns_memory_limit) = {
             let mut part = monitor.part();
             part.share_memory(Some(foreground_share));
             part.set_alarm(delay, Box::new(launch));
@@ -193,17 +202,16 @@ fn with_background_last_turn(
             {
                 launch_now();
             }
+            // A memory limit reached with the background's memory
+            // counted is not the first turns' own: then the background
+            // search has the last word.
+            let shared_memory_limit = part.memory_limit_shared();
             let counters = part.counters();
             drop(part);
             monitor.resume_with(counters);
-            decided
+            (decided, shared_memory_limit)
         };
         let background = background.into_inner();
-        // The first turns' memory limit may be the background's doing:
-        // then the background search has the last word.
-        let first_turns_memory_limit = decided
-            .as_ref()
-            .is_some_and(|r| r.plan.is_none() && r.outcome == Outcome::MemoryLimit);
         let Some(background) = background else {
             if let Some(result) = decided {
                 return result;
@@ -218,20 +226,17 @@ fn with_background_last_turn(
         }
         monitor.reset_iteration();
         forward_progress(&progress, &stop, monitor);
-        let Some((result, background_stats)) = join(background) else {
+        let Some(outcome) = join(background) else {
             return IterationResult::stopped(Outcome::Cancelled);
         };
-        monitor.stats.absorb(&background_stats);
-        if result.plan.is_none()
-            && result.outcome == Outcome::MemoryLimit
-            && !first_turns_memory_limit
-        {
-            // Possibly the first turns' memory beside it: run it alone,
-            // as it would have run after them.
+        monitor.stats.absorb(&outcome.stats);
+        if outcome.shared_memory_limit {
+            // Stopped with the first turns' memory beside it: run it
+            // alone, as it would have run after them.
             monitor.reset_iteration();
             return run_engine(space, last, monitor);
         }
-        result
+        outcome.result
     })
 }
 

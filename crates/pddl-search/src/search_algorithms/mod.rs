@@ -193,6 +193,9 @@ pub struct Monitor<'a> {
     memory: u64,
     evaluation_budget: Option<u64>,
     memory_share: Option<MemoryShare>,
+    /// Whether the memory limit was reached with another search's memory
+    /// counted (see [`MemoryShare`]).
+    memory_limit_shared: bool,
     alarm: Option<Alarm<'a>>,
 }
 
@@ -234,10 +237,10 @@ impl MemoryShare {
         )
     }
 
-    /// Publishes this side's estimate; returns both sides' sum.
+    /// Publishes this side's estimate; returns the other side's.
     fn publish(&self, memory: u64) -> u64 {
         self.own.store(memory, Ordering::Relaxed);
-        memory.saturating_add(self.other.load(Ordering::Relaxed))
+        self.other.load(Ordering::Relaxed)
     }
 }
 
@@ -267,6 +270,7 @@ impl<'a> Monitor<'a> {
             memory: 0,
             evaluation_budget: None,
             memory_share: None,
+            memory_limit_shared: false,
             alarm: None,
         }
     }
@@ -292,6 +296,7 @@ impl<'a> Monitor<'a> {
             memory: self.memory,
             evaluation_budget: self.evaluation_budget,
             memory_share: self.memory_share.clone(),
+            memory_limit_shared: false,
             alarm: None,
         }
     }
@@ -332,6 +337,12 @@ impl<'a> Monitor<'a> {
     /// estimates together from now on (`None`: this search's alone).
     pub fn share_memory(&mut self, share: Option<MemoryShare>) {
         self.memory_share = share;
+    }
+
+    /// Whether the memory limit stopped the search while another search's
+    /// memory counted too (so that alone it might have gone on).
+    pub fn memory_limit_shared(&self) -> bool {
+        self.memory_limit_shared
     }
 
     /// Tells the search sharing the memory limit that this one's data is
@@ -405,11 +416,15 @@ impl<'a> Monitor<'a> {
         {
             (alarm.ring)();
         }
-        let memory = match &self.memory_share {
-            Some(share) => share.publish(memory),
-            None => memory,
-        };
-        if self.memory_limit.is_some_and(|m| memory >= m) {
+        let other = self
+            .memory_share
+            .as_ref()
+            .map_or(0, |share| share.publish(memory));
+        if self
+            .memory_limit
+            .is_some_and(|m| memory.saturating_add(other) >= m)
+        {
+            self.memory_limit_shared = other > 0;
             return Some(Outcome::MemoryLimit);
         }
         if elapsed.saturating_sub(self.last_report.duration_since(self.start))

@@ -328,6 +328,34 @@ fn limits_and_cancellation_stop_the_search() {
     let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
     assert_eq!(r.outcome, Outcome::MemoryLimit);
     assert!(r.statistics.peak_memory_bytes >= 1 << 20);
+
+    // The same with the last fallback turn (greedy search with novelty,
+    // which cannot see that the goal is unreachable either) on a second
+    // thread, while the first thread waits for it.
+    let mut o = SearchOptions {
+        novelty_fallback: true,
+        fallback_evaluations: 1,
+        background_last_turn: Some(Duration::ZERO),
+        ..options(Engine::WeightedAStar, HeuristicKind::Blind)
+    };
+    o.time_limit = Some(Duration::from_millis(50));
+    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
+    assert_eq!(r.outcome, Outcome::TimeLimit);
+    assert!(r.statistics.search_time < Duration::from_secs(2));
+    o.time_limit = None;
+    o.memory_limit_bytes = Some(1 << 20);
+    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
+    assert_eq!(r.outcome, Outcome::MemoryLimit);
+    o.memory_limit_bytes = None;
+    let cancel = AtomicBool::new(false);
+    let r = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        search(&t, &o, &cancel, &mut NoObserver)
+    });
+    assert_eq!(r.outcome, Outcome::Cancelled);
 }
 
 #[test]
