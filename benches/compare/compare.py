@@ -18,6 +18,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,9 +92,24 @@ def run_timed(command, cwd, limit, memory_mib, stdout_path, stderr_path):
             start_new_session=True,
             preexec_fn=limit_memory,
         )
-        try:
-            code = process.wait(timeout=limit)
-        except subprocess.TimeoutExpired:
+        # A blocking wait, with a timer to kill the group at the limit:
+        # `Popen.wait(timeout=...)` polls with doubling sleeps (1, 3, 7 ms
+        # ...), which rounds millisecond runs up to the next poll.
+        timed_out = threading.Event()
+
+        def kill_group():
+            timed_out.set()
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        timer = threading.Timer(limit, kill_group)
+        timer.start()
+        code = process.wait()
+        wall = time.perf_counter() - start
+        timer.cancel()
+        if timed_out.is_set():
             code = None
         # Kill the group either way: Fast Downward's driver may leave a search
         # process behind, and a killed driver must not keep one running.
@@ -101,9 +117,6 @@ def run_timed(command, cwd, limit, memory_mib, stdout_path, stderr_path):
             os.killpg(process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        if code is None:
-            process.wait()
-        wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return code, wall, cpu

@@ -164,7 +164,10 @@ fn with_background_last_turn(
     let deadline = monitor.deadline();
     let memory_limit = options.memory_limit_bytes;
     thread::scope(|scope| {
-        let background: RefCell<Option<ScopedJoinHandle<'_, Option<BackgroundOutcome>>>> =
+        // However this closure ends (a panic included), the background
+        // search stops, so that the scope's join cannot wait for it long.
+        let _stop = StopOnDrop(&stop);
+        let background: RefCell<Option<ScopedJoinHandle<'_, BackgroundOutcome>>> =
             RefCell::new(None);
         let launch = || {
             if thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
@@ -179,11 +182,11 @@ fn with_background_last_turn(
                 monitor.share_memory(Some(background_share));
                 let result = run_engine(&mut space, last, &mut monitor);
                 monitor.release_shared_memory();
-                Some(BackgroundOutcome {
+                BackgroundOutcome {
                     shared_memory_limit: monitor.memory_limit_shared(),
                     result,
                     stats: monitor.stats,
-                })
+                }
             };
             // Without a thread, the last turn runs after the first ones.
             if let Ok(handle) = thread::Builder::new().spawn_scoped(scope, search) {
@@ -226,18 +229,25 @@ fn with_background_last_turn(
         }
         monitor.reset_iteration();
         forward_progress(&progress, &stop, monitor);
-        let Some(outcome) = join(background) else {
-            return IterationResult::stopped(Outcome::Cancelled);
-        };
-        monitor.stats.absorb(&outcome.stats);
+        let outcome = join(background);
         if outcome.shared_memory_limit {
             // Stopped with the first turns' memory beside it: run it
             // alone, as it would have run after them.
             monitor.reset_iteration();
             return run_engine(space, last, monitor);
         }
+        monitor.stats.absorb(&outcome.stats);
         outcome.result
     })
+}
+
+/// Raises a stop flag when dropped.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Joins the background thread, passing on its panic.
