@@ -313,47 +313,49 @@ fn limits_and_cancellation_stop_the_search() {
         b.op("off", &[i], &[], &[i]);
     }
     let t = b.build(&[], &[22]);
-    let mut o = options(Engine::AStar, HeuristicKind::Blind);
+    let o = options(Engine::AStar, HeuristicKind::Blind);
     let cancelled = AtomicBool::new(true);
     assert_eq!(
         search(&t, &o, &cancelled, &mut NoObserver).outcome,
         Outcome::Cancelled
     );
-    o.time_limit = Some(Duration::from_millis(50));
-    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
-    assert_eq!(r.outcome, Outcome::TimeLimit);
-    assert!(r.statistics.search_time < Duration::from_secs(2));
-    o.time_limit = None;
-    o.memory_limit_bytes = Some(1 << 20);
-    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
-    assert_eq!(r.outcome, Outcome::MemoryLimit);
-    assert!(r.statistics.peak_memory_bytes >= 1 << 20);
-
+    assert_limits_stop(&t, &o);
     // The same with the last fallback turn (greedy search with novelty,
     // which cannot see that the goal is unreachable either) on a second
     // thread, while the first thread waits for it.
-    let mut o = SearchOptions {
+    let o = SearchOptions {
         novelty_fallback: true,
         fallback_evaluations: 1,
         background_last_turn: Some(Duration::ZERO),
         ..options(Engine::WeightedAStar, HeuristicKind::Blind)
     };
-    o.time_limit = Some(Duration::from_millis(50));
-    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
+    assert_limits_stop(&t, &o);
+}
+
+/// A search of `task` (which must run long) with `options` stops at a
+/// 50 ms time limit, at a 1 MiB memory limit and when the cancellation
+/// flag is raised after 50 ms.
+fn assert_limits_stop(task: &Task, options: &SearchOptions) {
+    let limited = |time_limit, memory_limit_bytes| SearchOptions {
+        time_limit,
+        memory_limit_bytes,
+        ..options.clone()
+    };
+    let o = limited(Some(Duration::from_millis(50)), None);
+    let r = search(task, &o, &AtomicBool::new(false), &mut NoObserver);
     assert_eq!(r.outcome, Outcome::TimeLimit);
     assert!(r.statistics.search_time < Duration::from_secs(2));
-    o.time_limit = None;
-    o.memory_limit_bytes = Some(1 << 20);
-    let r = search(&t, &o, &AtomicBool::new(false), &mut NoObserver);
+    let o = limited(None, Some(1 << 20));
+    let r = search(task, &o, &AtomicBool::new(false), &mut NoObserver);
     assert_eq!(r.outcome, Outcome::MemoryLimit);
-    o.memory_limit_bytes = None;
+    assert!(r.statistics.peak_memory_bytes >= 1 << 20);
     let cancel = AtomicBool::new(false);
     let r = std::thread::scope(|scope| {
         scope.spawn(|| {
             std::thread::sleep(Duration::from_millis(50));
             cancel.store(true, std::sync::atomic::Ordering::Relaxed);
         });
-        search(&t, &o, &cancel, &mut NoObserver)
+        search(task, &limited(None, None), &cancel, &mut NoObserver)
     });
     assert_eq!(r.outcome, Outcome::Cancelled);
 }
