@@ -217,7 +217,7 @@ struct Alarm<'a> {
 
 /// The memory estimates of two searches running side by side, so that
 /// each checks the memory limit against both together.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MemoryShare {
     own: Arc<AtomicU64>,
     other: Arc<AtomicU64>,
