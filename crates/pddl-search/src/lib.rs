@@ -5,9 +5,9 @@
 //! effects, axioms and forced transitions), [`symmetry`] (states that
 //! differ by a permutation of interchangeable objects as one),
 //! [`heuristics`] (one file per heuristic), [`open_lists`] and
-//! [`search_algorithms`]; `turns` runs the fallback turns. The entry point is [`search`];
-//! it never prints: progress and plans reach the caller through a
-//! [`SearchObserver`].
+//! [`search_algorithms`]; `turns` runs the fallback turns. The entry
+//! point is [`search`]; it never prints: progress and plans reach the
+//! caller through a [`SearchObserver`].
 
 #![warn(missing_docs)]
 
@@ -54,7 +54,9 @@ const ANYTIME_WEIGHTS: [f64; 5] = [5.0, 3.0, 2.0, 1.5, 1.0];
 
 /// Searches for a plan. Checks `cancel`, the time limit and the memory
 /// limit about every thousand expansions; reports progress and every plan
-/// found to `observer`.
+/// found to `observer`. With [`SearchOptions::background_last_turn`] the
+/// last fallback turn may run on a second thread, which ends before this
+/// returns; `observer` is only called from the caller's thread.
 pub fn search(
     task: &Task,
     options: &SearchOptions,
