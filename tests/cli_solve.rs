@@ -49,6 +49,7 @@ fn solves_and_the_printed_plan_validates() {
         &[][..],
         &["--novelty"],
         &["--search", "eager-greedy", "--novelty"],
+        &["--threads", "1"],
     ] {
         let mut args = vec![BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q"];
         args.extend_from_slice(extra);
@@ -143,6 +144,9 @@ fn missing_file_and_bad_flags_exit_2() {
     assert!(stderr.contains("--weight"), "{stderr}");
     let (status, _, _) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--heuristic", "nonsense"]);
     assert_eq!(status, Some(2));
+    let (status, _, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--threads", "3"]);
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("--threads"), "{stderr}");
 }
 
 /// Ctrl-C stops the search cleanly: statistics on stderr, status 130.
