@@ -188,8 +188,10 @@ fn with_background_last_turn(
                     stats: monitor.stats,
                 }
             };
-            // Without a thread, the last turn runs after the first ones.
-            if let Ok(handle) = thread::Builder::new().spawn_scoped(scope, search) {
+            // Named, so that profilers and debuggers show which search it
+            // is. Without a thread, the last turn runs after the first ones.
+            let builder = thread::Builder::new().name("last-turn".into());
+            if let Ok(handle) = builder.spawn_scoped(scope, search) {
                 *background.borrow_mut() = Some(handle);
             }
         };
