@@ -229,9 +229,10 @@ pub struct SearchOptions {
     /// outcome and counts of expansions, generations and evaluations are
     /// those of the turns run one after the other (a plan of the first
     /// turns wins; the last turn's own search is the same), so only the
-    /// wall time changes, except where a time limit stops the search. The memory limit covers both searches
-    /// together; a last turn stopped by it is run again alone after the
-    /// first turns.
+    /// wall time changes, except where a time limit or a cancellation
+    /// stops the first turns: then a plan the last turn has found already
+    /// is returned. The memory limit covers both searches together; a
+    /// last turn stopped by it is run again alone after the first turns.
     pub background_last_turn: Option<Duration>,
 }
 

@@ -225,8 +225,18 @@ fn with_background_last_turn(
             return run_engine(space, last, monitor);
         };
         if let Some(result) = decided.filter(|_| !first_turns_memory_limit) {
+            // Stopped by the clock or the caller without a plan: a plan
+            // the background search has already found is better than none
+            // (where these stop a search depends on timing anyway).
+            let stopped = result.plan.is_none()
+                && matches!(result.outcome, Outcome::TimeLimit | Outcome::Cancelled);
+            let finished = background.is_finished();
             stop.store(true, Ordering::Relaxed);
-            join(background);
+            let outcome = join(background);
+            if stopped && finished && outcome.result.plan.is_some() {
+                monitor.stats.absorb(&outcome.stats);
+                return outcome.result;
+            }
             return result;
         }
         monitor.reset_iteration();

@@ -429,7 +429,7 @@ fn timeless(mut result: SearchResult) -> SearchResult {
 }
 
 #[test]
-fn background_last_turn_changes_nothing_but_the_wall_time() {
+fn background_last_turn_keeps_results_and_beats_the_time_limit() {
     let task = ring(12);
     let sequential = SearchOptions {
         novelty_fallback: true,
@@ -463,6 +463,29 @@ fn background_last_turn_changes_nothing_but_the_wall_time() {
         ..first_turn_solves
     };
     assert_eq!(timeless(run_with(&task, &background)), expected);
+    // When the time limit stops the first turn, a plan the background
+    // search has found already is returned: 22 toggles to switch on take
+    // blind weighted A* long, greedy search with novelty a few steps.
+    let mut b = TaskBuilder::new(22);
+    for i in 0..22 {
+        b.op("on", &[], &[i], &[]);
+        b.op("off", &[i], &[], &[i]);
+    }
+    let toggles = b.build(&[], &(0..22).collect::<Vec<_>>());
+    let slow_first_turn = SearchOptions {
+        novelty_fallback: true,
+        fallback_evaluations: u64::MAX / 2,
+        time_limit: Some(Duration::from_millis(300)),
+        background_last_turn: Some(Duration::ZERO),
+        ..options(Engine::WeightedAStar, HeuristicKind::Blind)
+    };
+    let r = run_with(&toggles, &slow_first_turn);
+    assert_eq!(r.outcome, Outcome::Solved, "{:?}", r.statistics);
+    let sequential = SearchOptions {
+        background_last_turn: None,
+        ..slow_first_turn
+    };
+    assert_eq!(run_with(&toggles, &sequential).outcome, Outcome::TimeLimit);
     // A cancellation stops both threads.
     let cancelled = search(&task, &background, &AtomicBool::new(true), &mut NoObserver);
     assert_eq!(cancelled.outcome, Outcome::Cancelled);
