@@ -288,9 +288,11 @@ pub(crate) fn run_engine(
             {
                 evaluators.push(&mut goal_count);
             }
-            let mut novelty = heuristics::novelty::Novelty::new(task);
-            if options.novelty {
-                evaluators.push(&mut novelty);
+            let mut novelty = options
+                .novelty
+                .then(|| heuristics::novelty::Novelty::new(task));
+            if let Some(novelty) = novelty.as_mut() {
+                evaluators.push(novelty);
             }
             let alternation = preferred || evaluators.len() > 1;
             if options.engine == Engine::EagerGreedy {

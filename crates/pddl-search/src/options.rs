@@ -203,7 +203,7 @@ pub struct SearchOptions {
     /// Greedy search with h_FF: if the first search has no plan after
     /// [`SearchOptions::fallback_evaluations`], give greedy search with
     /// h_FF and landmark count ([`HeuristicKind::Lama`]) a turn of as
-    /// many before going on (see `first_search` in the crate root;
+    /// many before going on (see `first_search` in the `turns` module;
     /// ignored on tasks with numeric conditions, which landmarks ignore).
     pub landmark_fallback: bool,
     /// If the first search (and the landmark turn) has no plan after

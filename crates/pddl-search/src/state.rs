@@ -229,6 +229,20 @@ pub fn has_fact(facts: &[u64], f: FactId) -> bool {
     facts[(f >> 6) as usize] & (1u64 << (f & 63)) != 0
 }
 
+/// The facts set in the fact words, in ascending order.
+pub fn true_facts(facts: &[u64]) -> impl Iterator<Item = FactId> + '_ {
+    facts.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let f = (w * 64) as FactId + bits.trailing_zeros();
+                bits &= bits - 1;
+                f
+            })
+        })
+    })
+}
+
 /// Sets fact `f` in the fact words.
 #[inline(always)]
 pub fn set_fact(facts: &mut [u64], f: FactId, value: bool) {

@@ -19,7 +19,7 @@ use pddl_ground::task::{Cost, OperatorId};
 
 use super::Heuristic;
 use super::relaxation::{Adjacency, CostQueue, CostType, INFINITE, RelaxedTask};
-use crate::state::StateView;
+use crate::state::{StateView, true_facts};
 
 /// The LM-cut heuristic.
 #[derive(Debug)]
@@ -124,15 +124,8 @@ impl LmCut {
         for (o, op) in self.relaxed.ops.iter().enumerate() {
             self.unsatisfied[o] = op.pre.1 - op.pre.0;
         }
-        for (w, &word) in facts.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let p = (w * 64) as u32 + bits.trailing_zeros();
-                bits &= bits - 1;
-                if (p as usize) < facts_n {
-                    self.lower(p, 0);
-                }
-            }
+        for p in true_facts(facts).take_while(|&p| (p as usize) < facts_n) {
+            self.lower(p, 0);
         }
         self.lower(self.relaxed.true_prop(), 0);
         while let Some((c, p)) = self.queue.pop() {

@@ -23,7 +23,7 @@ use pddl_ground::Task;
 use pddl_ground::task::{Conjunction, Cost, OperatorId};
 
 use super::Heuristic;
-use crate::state::StateView;
+use crate::state::{StateView, true_facts};
 
 /// Largest pair table per goal-count class, in bits (32 MiB).
 pub const MAX_PAIR_BITS: usize = 1 << 28;
@@ -92,16 +92,11 @@ impl Heuristic for Novelty<'_> {
     fn evaluate(&mut self, state: StateView<'_>, _: Option<&mut Vec<OperatorId>>) -> Option<Cost> {
         let goal_count = state.unsatisfied_count(self.goal);
         self.true_facts.clear();
-        for (w, &word) in state.facts.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let f = w * 64 + bits.trailing_zeros() as usize;
-                if f < self.facts {
-                    self.true_facts.push(f);
-                }
-                bits &= bits - 1;
-            }
-        }
+        self.true_facts.extend(
+            true_facts(state.facts)
+                .map(|f| f as usize)
+                .take_while(|&f| f < self.facts),
+        );
         let words = self.facts.div_ceil(64);
         let seen = self
             .seen_facts

@@ -31,7 +31,7 @@ use pddl_ground::Task;
 use pddl_ground::task::{Cost, FactId, OperatorId};
 
 use super::numeric::NumericRelaxation;
-use crate::state::{StateView, has_fact};
+use crate::state::{StateView, has_fact, true_facts};
 
 /// Which costs a heuristic sees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -511,15 +511,8 @@ impl Exploration {
         } else {
             op_state.copy_from_slice(op_state_init);
         }
-        for (w, &word) in state.facts.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let p = (w * 64) as u32 + bits.trailing_zeros();
-                bits &= bits - 1;
-                if (p as usize) < rt.facts {
-                    reach(prop_cost, supporter, queue, p, 0, u32::MAX);
-                }
-            }
+        for p in true_facts(state.facts).take_while(|&p| (p as usize) < rt.facts) {
+            reach(prop_cost, supporter, queue, p, 0, u32::MAX);
         }
         reach(prop_cost, supporter, queue, rt.true_prop(), 0, u32::MAX);
         let nr = &rt.numeric;

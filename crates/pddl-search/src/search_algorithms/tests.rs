@@ -304,15 +304,22 @@ fn anytime_improves_to_optimal() {
     assert!(rec.progress > 0);
 }
 
-#[test]
-fn limits_and_cancellation_stop_the_search() {
-    // An unsolvable task with a big state space: 22 independent toggles.
-    let mut b = TaskBuilder::new(23);
-    for i in 0..22 {
+/// Facts `0..n`, each switched on and off by its own operator, plus
+/// `extra` facts no operator touches.
+fn toggles(n: u32, extra: u32) -> TaskBuilder {
+    let mut b = TaskBuilder::new((n + extra) as usize);
+    for i in 0..n {
         b.op("on", &[], &[i], &[]);
         b.op("off", &[i], &[], &[i]);
     }
-    let t = b.build(&[], &[22]);
+    b
+}
+
+#[test]
+fn limits_and_cancellation_stop_the_search() {
+    // An unsolvable task with a big state space: 22 independent toggles
+    // and an unreachable goal fact.
+    let t = toggles(22, 1).build(&[], &[22]);
     let o = options(Engine::AStar, HeuristicKind::Blind);
     let cancelled = AtomicBool::new(true);
     assert_eq!(
@@ -466,12 +473,7 @@ fn background_last_turn_keeps_results_and_beats_the_time_limit() {
     // When the time limit stops the first turn, a plan the background
     // search has found already is returned: 22 toggles to switch on take
     // blind weighted A* long, greedy search with novelty a few steps.
-    let mut b = TaskBuilder::new(22);
-    for i in 0..22 {
-        b.op("on", &[], &[i], &[]);
-        b.op("off", &[i], &[], &[i]);
-    }
-    let toggles = b.build(&[], &(0..22).collect::<Vec<_>>());
+    let toggles = toggles(22, 0).build(&[], &(0..22).collect::<Vec<_>>());
     let slow_first_turn = SearchOptions {
         novelty_fallback: true,
         fallback_evaluations: u64::MAX / 2,
