@@ -39,6 +39,7 @@ pub use result::{
 };
 use search_algorithms::eager::{EagerParams, Priority};
 use search_algorithms::lazy::LazyParams;
+use search_algorithms::parallel_evaluation::with_parallel_evaluation;
 use search_algorithms::{IterationResult, Monitor, breadth_first, eager, lazy};
 pub use simulate::{SimulatedState, SimulationError, metric_value, simulate};
 use successor::StateSpace;
@@ -97,6 +98,7 @@ pub fn search(
             improve,
             cancel,
             heuristic: options.heuristic,
+            parallel_evaluation: options.parallel_evaluation,
         };
         proven_optimal = restarts.run(&mut space, &mut monitor, &mut best);
         monitor.set_evaluation_budget(None);
@@ -124,6 +126,7 @@ struct Restarts<'c> {
     improve: bool,
     cancel: &'c AtomicBool,
     heuristic: HeuristicKind,
+    parallel_evaluation: Option<u64>,
 }
 
 impl Restarts<'_> {
@@ -149,13 +152,18 @@ impl Restarts<'_> {
             monitor.reset_iteration();
             let params = astar_params(weight, bound);
             let mut h = heuristics::create(self.heuristic, task, CostType::PlusOne);
-            let r = eager::run(
-                space,
-                &mut [h.as_mut()],
-                params,
-                TieBreakingOpenList::new(false),
-                monitor,
-            );
+            let fork = self.parallel_evaluation.and_then(|_| h.fork());
+            let layout = space.layout.clone();
+            let r = with_parallel_evaluation(layout, self.parallel_evaluation, fork, |parallel| {
+                eager::run(
+                    space,
+                    &mut [h.as_mut()],
+                    params,
+                    TieBreakingOpenList::new(false),
+                    monitor,
+                    parallel,
+                )
+            });
             let generated = monitor.stats.generated;
             match r
                 .plan
@@ -255,15 +263,21 @@ pub(crate) fn run_engine(
                     params,
                     BucketOpenList::new(),
                     monitor,
+                    None,
                 )
             } else {
-                eager::run(
-                    space,
-                    &mut [h.as_mut()],
-                    params,
-                    TieBreakingOpenList::new(false),
-                    monitor,
-                )
+                let fork = options.parallel_evaluation.and_then(|_| h.fork());
+                let layout = space.layout.clone();
+                with_parallel_evaluation(layout, options.parallel_evaluation, fork, |parallel| {
+                    eager::run(
+                        space,
+                        &mut [h.as_mut()],
+                        params,
+                        TieBreakingOpenList::new(false),
+                        monitor,
+                        parallel,
+                    )
+                })
             }
         }
         Engine::EagerGreedy | Engine::LazyGreedy => {
@@ -305,7 +319,7 @@ pub(crate) fn run_engine(
                 };
                 if alternation {
                     let open = AlternationOpenList::new(evaluators.len());
-                    eager::run(space, &mut evaluators, params, open, monitor)
+                    eager::run(space, &mut evaluators, params, open, monitor, None)
                 } else {
                     eager::run(
                         space,
@@ -313,6 +327,7 @@ pub(crate) fn run_engine(
                         params,
                         TieBreakingOpenList::new(false),
                         monitor,
+                        None,
                     )
                 }
             } else {

@@ -4,6 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::search_algorithms::parallel_evaluation::EVALUATIONS_BEFORE_HELPER;
+
 /// A search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Engine {
@@ -234,6 +236,16 @@ pub struct SearchOptions {
     /// is returned. The memory limit covers both searches together; a
     /// last turn stopped by it is run again alone after the first turns.
     pub background_last_turn: Option<Duration>,
+    /// A* and weighted A* with a heuristic whose value depends on the
+    /// state alone (h_max, h_add, h_FF, LM-cut; also the default's
+    /// improvement restarts): once a search has made this many
+    /// evaluations, evaluate each expansion's new states on two threads
+    /// (on machines with two or more cores;
+    /// [`crate::search_algorithms::parallel_evaluation`]). The search,
+    /// plans and counts are those of one thread; only the wall time
+    /// changes. `None` evaluates on the search's thread only, as do turns
+    /// that run beside a background last turn.
+    pub parallel_evaluation: Option<u64>,
 }
 
 impl SearchOptions {
@@ -263,6 +275,7 @@ impl SearchOptions {
             fallback_evaluations: DEFAULT_FALLBACK_EVALUATIONS,
             novelty: false,
             background_last_turn: Some(BACKGROUND_DELAY),
+            parallel_evaluation: Some(EVALUATIONS_BEFORE_HELPER),
         }
     }
 
@@ -279,11 +292,15 @@ impl SearchOptions {
 
     /// Limits the search to `threads` threads: with 1, the fallback turns
     /// run one after the other ([`SearchOptions::background_last_turn`]
-    /// `None`); with 2 or more, the last turn may start beside the first
-    /// ones after [`BACKGROUND_DELAY`] (no search uses more than 2).
+    /// `None`) and each search evaluates states on its own thread
+    /// ([`SearchOptions::parallel_evaluation`] `None`); with 2 or more, the
+    /// last turn may start beside the first ones after
+    /// [`BACKGROUND_DELAY`] and single searches evaluate on two threads
+    /// (no search uses more than 2).
     pub fn with_threads(self, threads: usize) -> Self {
         SearchOptions {
             background_last_turn: (threads >= 2).then_some(BACKGROUND_DELAY),
+            parallel_evaluation: (threads >= 2).then_some(EVALUATIONS_BEFORE_HELPER),
             ..self
         }
     }
@@ -307,6 +324,7 @@ impl SearchOptions {
             novelty: false,
             // A* has no fallback turns.
             background_last_turn: None,
+            parallel_evaluation: Some(EVALUATIONS_BEFORE_HELPER),
         }
     }
 }

@@ -42,7 +42,13 @@ pub(crate) fn first_search(
         return run_engine(space, options, monitor);
     };
     if let Some(delay) = options.background_last_turn {
-        return with_background_last_turn(space, &first, &last, delay, options, monitor);
+        // The second core goes to the last turn, not to evaluation.
+        let alone = |turn: &SearchOptions| SearchOptions {
+            parallel_evaluation: None,
+            ..turn.clone()
+        };
+        let first: Vec<SearchOptions> = first.iter().map(alone).collect();
+        return with_background_last_turn(space, &first, &alone(&last), delay, options, monitor);
     }
     if let Some(result) = run_first_turns(space, &first, options.fallback_evaluations, monitor) {
         return result;

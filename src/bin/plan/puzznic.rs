@@ -100,8 +100,9 @@ pub enum PuzznicCommand {
         no_symmetry: bool,
         /// Threads to use: with 2 (the default, on machines with two or
         /// more cores) the novelty turn starts on a second thread after
-        /// 0.1 s, beside weighted A*; same plans, sooner. 1 runs them one
-        /// after the other.
+        /// 0.1 s, beside weighted A*, and --optimal's A* evaluates new
+        /// boards on both threads; same plans and counts, sooner. 1 keeps
+        /// to one thread.
         #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
         threads: u8,
         /// Use the reference simulator's breadth-first search instead of the planner.

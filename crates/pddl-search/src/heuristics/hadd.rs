@@ -10,7 +10,7 @@ use super::relaxation::{Combine, CostType, Exploration, INFINITE, RelaxedTask};
 use crate::state::StateView;
 
 /// The h_add heuristic.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct HAdd {
     relaxed: RelaxedTask,
     exploration: Exploration,
@@ -29,6 +29,10 @@ impl HAdd {
 }
 
 impl Heuristic for HAdd {
+    fn fork(&self) -> Option<Box<dyn Heuristic + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn evaluate(&mut self, state: StateView<'_>, _: Option<&mut Vec<OperatorId>>) -> Option<Cost> {
         let rt = &self.relaxed;
         let h = self

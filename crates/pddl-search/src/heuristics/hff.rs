@@ -25,7 +25,7 @@ use crate::state::StateView;
 const MAX_BALANCE_ROUNDS: usize = 4;
 
 /// The FF heuristic.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct HFF {
     relaxed: RelaxedTask,
     exploration: Exploration,
@@ -243,6 +243,10 @@ impl HFF {
 }
 
 impl Heuristic for HFF {
+    fn fork(&self) -> Option<Box<dyn Heuristic + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn evaluate(
         &mut self,
         state: StateView<'_>,

@@ -22,7 +22,7 @@ use super::relaxation::{Adjacency, CostQueue, CostType, INFINITE, RelaxedTask};
 use crate::state::{StateView, true_facts};
 
 /// The LM-cut heuristic.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LmCut {
     relaxed: RelaxedTask,
     /// Per task operator, its relaxed pieces.
@@ -203,6 +203,10 @@ impl LmCut {
 }
 
 impl Heuristic for LmCut {
+    fn fork(&self) -> Option<Box<dyn Heuristic + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn evaluate(&mut self, state: StateView<'_>, _: Option<&mut Vec<OperatorId>>) -> Option<Cost> {
         self.remaining.copy_from_slice(&self.base_cost);
         self.first_exploration(state.facts);

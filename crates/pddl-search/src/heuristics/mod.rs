@@ -34,6 +34,16 @@ pub trait Heuristic {
         preferred: Option<&mut Vec<OperatorId>>,
     ) -> Option<Cost>;
 
+    /// An independent copy for another thread that gives every state the
+    /// value this one gives it, for heuristics whose value depends on the
+    /// state alone (eager search then evaluates new states on two
+    /// threads, [`crate::search_algorithms::parallel_evaluation`]); `None`
+    /// for the others (path-dependent or order-dependent heuristics) and
+    /// for those too cheap to be worth a thread.
+    fn fork(&self) -> Option<Box<dyn Heuristic + Send>> {
+        None
+    }
+
     /// Whether [`Heuristic::evaluate`] can produce preferred operators.
     fn has_preferred_operators(&self) -> bool {
         false

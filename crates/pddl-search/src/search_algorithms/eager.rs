@@ -8,6 +8,7 @@ use pddl_ground::task::Cost;
 use crate::heuristics::Heuristic;
 use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
+use crate::search_algorithms::parallel_evaluation::ParallelEvaluation;
 use crate::search_algorithms::{
     IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate, new_registry,
     settle_successor, skips_forced,
@@ -61,15 +62,23 @@ pub struct EagerParams {
 /// per heuristic, the first supplies `h`, every one that has them
 /// supplies preferred operators, and a state is a dead end when any of
 /// them says so. Path-dependent heuristics are told of the initial state
-/// and of every transition before the new state is evaluated.
+/// and of every transition before the new state is evaluated. With
+/// `parallel` (one heuristic, whose [`Heuristic::fork`] it holds), each
+/// expansion's new states are evaluated as one batch on two threads and
+/// admitted in generation order: the same search as without.
 pub fn run<O: OpenList<StateId>>(
     space: &mut StateSpace<'_>,
     heuristics: &mut [&mut dyn Heuristic],
     params: EagerParams,
     mut open: O,
     monitor: &mut Monitor<'_>,
+    mut parallel: Option<&mut ParallelEvaluation<'_, '_>>,
 ) -> IterationResult {
     let task = space.task;
+    // Only a single heuristic's values are batched (it comes forked).
+    debug_assert!(parallel.is_none() || heuristics.len() == 1);
+    let mut admissions: Vec<Admission> = Vec::new();
+    let mut values = Vec::new();
     let mut registry = new_registry(space, heuristics);
     let mut nodes: Vec<Node> = Vec::new();
     let mut fluents = Vec::new();
@@ -167,6 +176,7 @@ pub fn run<O: OpenList<StateId>>(
             }
         }
         space.applicable(registry.get(id), &mut ops);
+        admissions.clear();
         for &op in &ops {
             let g = node.g.saturating_add(task.operators[op as usize].cost);
             if g >= params.bound || !space.apply(registry.get(id), op, &mut succ) {
@@ -184,9 +194,21 @@ pub fn run<O: OpenList<StateId>>(
             for h in heuristics.iter_mut() {
                 h.notify_transition(id, op, sid, space.view(&succ, &mut fluents));
             }
-            let is_preferred = params.preferred && preferred_stamp[op as usize] == expansion;
+            let preferred = params.preferred && preferred_stamp[op as usize] == expansion;
             if new {
-                let Some(progress) = evaluate(
+                nodes.push(Node {
+                    parent: id,
+                    op,
+                    g,
+                    h: 0,
+                    status: Status::Open,
+                });
+                if let Some(parallel) = parallel.as_deref_mut() {
+                    parallel.push(&succ);
+                    admissions.push(Admission::New { sid, g, preferred });
+                    continue;
+                }
+                let evaluation = evaluate(
                     space,
                     heuristics,
                     sid,
@@ -197,28 +219,8 @@ pub fn run<O: OpenList<StateId>>(
                     &mut keys,
                     &mut best,
                     monitor,
-                ) else {
-                    nodes.push(Node {
-                        parent: id,
-                        op,
-                        g,
-                        h: 0,
-                        status: Status::DeadEnd,
-                    });
-                    continue;
-                };
-                if progress {
-                    open.boost_preferred();
-                }
-                let h = keys_h(&keys);
-                nodes.push(Node {
-                    parent: id,
-                    op,
-                    g,
-                    h,
-                    status: Status::Open,
-                });
-                open.push_keys(&keys, sid, is_preferred);
+                );
+                admit_new(&mut nodes, &mut open, sid, evaluation, &keys, preferred);
             } else {
                 let n = &mut nodes[sid as usize];
                 if n.status == Status::DeadEnd || g >= n.g {
@@ -241,10 +243,33 @@ pub fn run<O: OpenList<StateId>>(
                 n.parent = id;
                 n.op = op;
                 n.g = g;
-                let h = n.h;
-                if !matches!(params.priority, Priority::Greedy) {
-                    open.push(params.priority.key(g, h), sid, is_preferred);
+                let cheaper = Admission::Cheaper { sid, g, preferred };
+                if parallel.is_some() {
+                    // After the new states before it, in order.
+                    admissions.push(cheaper);
+                } else {
+                    admit_cheaper(&nodes, &mut open, params.priority, cheaper);
                 }
+            }
+        }
+        if let Some(parallel) = parallel.as_deref_mut() {
+            // One heuristic (see `run`): evaluate the batch, then admit
+            // in generation order, as the single-threaded loop above does.
+            parallel.evaluate(&mut *heuristics[0], &mut values);
+            let mut values = values.iter();
+            for &admission in &admissions {
+                let Admission::New { sid, g, preferred } = admission else {
+                    admit_cheaper(&nodes, &mut open, params.priority, admission);
+                    continue;
+                };
+                let value = values.next().copied().flatten();
+                monitor.stats.evaluated += 1;
+                let evaluation =
+                    value.map(|v| score(params.priority, g, 0, v, &mut keys, &mut best));
+                if let Some(v) = value {
+                    monitor.note_h(v);
+                }
+                admit_new(&mut nodes, &mut open, sid, evaluation, &keys, preferred);
             }
         }
     }
@@ -280,15 +305,84 @@ fn evaluate(
     for (i, h) in heuristics.iter_mut().enumerate() {
         monitor.stats.evaluated += 1;
         let v = h.evaluate_registered(id, space.view(packed, fluents), None)?;
-        keys[i] = priority.key(g, v);
-        keys[i][1] = v;
-        if v < best[i] {
-            best[i] = v;
-            progress = true;
-        }
+        progress |= score(priority, g, i, v, keys, best);
     }
     if let Some(k) = keys.first() {
         monitor.note_h(k[1]);
     }
     Some(progress)
+}
+
+/// Records heuristic `i`'s value `v` of a state at cost `g`: its key
+/// (`[priority, h]`) and whether `v` is that heuristic's new best value.
+fn score(
+    priority: Priority,
+    g: Cost,
+    i: usize,
+    v: Cost,
+    keys: &mut [Key],
+    best: &mut [Cost],
+) -> bool {
+    keys[i] = priority.key(g, v);
+    keys[i][1] = v;
+    let progress = v < best[i];
+    best[i] = best[i].min(v);
+    progress
+}
+
+/// A generated successor waiting for its open-list entry.
+#[derive(Clone, Copy, Debug)]
+enum Admission {
+    /// A state registered just now (its node pushed with `h` unknown).
+    New {
+        sid: StateId,
+        g: Cost,
+        preferred: bool,
+    },
+    /// A state known before, reached by a cheaper path (node updated).
+    Cheaper {
+        sid: StateId,
+        g: Cost,
+        preferred: bool,
+    },
+}
+
+/// Admits a new state after its evaluation (`None`: a dead end; else
+/// whether some heuristic made progress, `keys` its keys).
+fn admit_new<O: OpenList<StateId>>(
+    nodes: &mut [Node],
+    open: &mut O,
+    sid: StateId,
+    evaluation: Option<bool>,
+    keys: &[Key],
+    preferred: bool,
+) {
+    let node = &mut nodes[sid as usize];
+    let Some(progress) = evaluation else {
+        node.status = Status::DeadEnd;
+        return;
+    };
+    if progress {
+        open.boost_preferred();
+    }
+    node.h = keys_h(keys);
+    open.push_keys(keys, sid, preferred);
+}
+
+/// Queues a state reached by a cheaper path again under its known `h`
+/// (greedy search, which ignores `g`, does not).
+fn admit_cheaper<O: OpenList<StateId>>(
+    nodes: &[Node],
+    open: &mut O,
+    priority: Priority,
+    admission: Admission,
+) {
+    let Admission::Cheaper { sid, g, preferred } = admission else {
+        return;
+    };
+    let node = &nodes[sid as usize];
+    // A state new in the same expansion may have turned out a dead end.
+    if node.status != Status::DeadEnd && !matches!(priority, Priority::Greedy) {
+        open.push(priority.key(g, node.h), sid, preferred);
+    }
 }

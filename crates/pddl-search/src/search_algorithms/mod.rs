@@ -4,6 +4,7 @@
 pub mod breadth_first;
 pub mod eager;
 pub mod lazy;
+pub mod parallel_evaluation;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

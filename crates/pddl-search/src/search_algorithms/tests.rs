@@ -30,6 +30,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         fallback_evaluations: crate::options::DEFAULT_FALLBACK_EVALUATIONS,
         novelty: false,
         background_last_turn: None,
+        parallel_evaluation: None,
     }
 }
 
@@ -492,4 +493,46 @@ fn background_last_turn_keeps_results_and_beats_the_time_limit() {
     let cancelled = search(&task, &background, &AtomicBool::new(true), &mut NoObserver);
     assert_eq!(cancelled.outcome, Outcome::Cancelled);
     assert!(cancelled.plan.is_none());
+}
+
+#[test]
+fn parallel_evaluation_gives_the_search_of_one_thread() {
+    // Helper started at once; A*, weighted A* and the anytime restarts
+    // (which evaluate with the same heuristic) on tasks with many
+    // equal-f states.
+    let all_on = toggles(9, 0).build(&[], &(0..9).collect::<Vec<_>>());
+    for (name, task) in [
+        ("ring", ring(12)),
+        ("toggles", all_on),
+        ("diamond", diamond()),
+    ] {
+        for heuristic in [
+            HeuristicKind::HMax,
+            HeuristicKind::HAdd,
+            HeuristicKind::HFF,
+            HeuristicKind::LmCut,
+        ] {
+            for (engine, anytime) in [
+                (Engine::AStar, false),
+                (Engine::WeightedAStar, false),
+                (Engine::WeightedAStar, true),
+            ] {
+                let alone = SearchOptions {
+                    anytime,
+                    ..options(engine, heuristic)
+                };
+                let expected = timeless(run_with(&task, &alone));
+                assert_eq!(expected.outcome, Outcome::Solved);
+                let parallel = SearchOptions {
+                    parallel_evaluation: Some(0),
+                    ..alone
+                };
+                assert_eq!(
+                    timeless(run_with(&task, &parallel)),
+                    expected,
+                    "{name} {engine} {heuristic} anytime {anytime}"
+                );
+            }
+        }
+    }
 }
