@@ -10,16 +10,21 @@
 //! spent in the heuristic: A* with h_max on Puzznic spends about 70 %
 //! there).
 //!
-//! Each batch is one expansion's new states. The two threads claim states
-//! one at a time from a shared counter, so a slow state does not leave the
-//! other thread idle. Between batches the helper spins briefly (the next
-//! batch usually follows within tens of microseconds), then sleeps until
-//! woken. A batch the helper has not joined by the time the search's
-//! thread has claimed every state is closed to it, so the search never
-//! waits for the helper to wake up.
+//! Each batch is one expansion's new states, and it is streamed: the
+//! helper may take the first new state while the search's thread is still
+//! generating the others. Both threads claim states one at a time from a
+//! shared cursor tagged with the batch's number, so a claim of a batch the
+//! search has left fails. The search's thread never depends on the helper:
+//! it never blocks on a lock the helper may hold, and a state the helper
+//! claimed but has not evaluated in time (its thread descheduled, say) the
+//! search's thread evaluates itself. The helper starts only once the
+//! search has made [`EVALUATIONS_BEFORE_HELPER`] evaluations that took
+//! [`MIN_EVALUATION_TIME`] on average: cheaper ones cost less than handing
+//! them over. Between batches it spins briefly (the next batch usually
+//! follows within tens of microseconds), then sleeps until woken.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
-use std::sync::{Mutex, PoisonError, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+use std::sync::{Mutex, PoisonError, TryLockError};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
@@ -29,89 +34,98 @@ use crate::heuristics::Heuristic;
 use crate::state::{StateLayout, StateView};
 
 /// Evaluations a search makes on its own thread before the helper thread
-/// starts, by default ([`crate::SearchOptions::parallel_evaluation`]):
+/// may start, by default ([`crate::SearchOptions::parallel_evaluation`]):
 /// small searches, such as most of the default's improvement restarts,
 /// never pay for a thread (starting one costs about as much as solving a
 /// small task).
 pub const EVALUATIONS_BEFORE_HELPER: u64 = 1_000;
 
-/// How long the helper spins for the next batch before it sleeps.
+/// The average evaluation time below which the helper does not start
+/// (checked again after each further [`EVALUATIONS_BEFORE_HELPER`]):
+/// handing a state over and taking its value back costs about a
+/// microsecond, and the search's thread waits for the helper's last state
+/// of each batch. (A* with h_max on logistics 6-0, about 2 µs per state,
+/// was slower with the helper.)
+pub const MIN_EVALUATION_TIME: Duration = Duration::from_micros(5);
+
+/// How long the helper spins for the next state before it sleeps.
 const SPIN: Duration = Duration::from_micros(200);
+
+/// A claim cursor or count: the batch number in the high half, an index
+/// in the low half.
+fn tagged(batch: u64, index: usize) -> u64 {
+    (batch << 32) | index as u64
+}
+
+fn batch_of(tag: u64) -> u64 {
+    tag >> 32
+}
+
+fn index_of(tag: u64) -> usize {
+    (tag & 0xffff_ffff) as usize
+}
+
+/// An atomic on a cache line of its own, so that the helper spinning on
+/// one does not slow the search's writes to another.
+#[repr(align(128))]
+struct Padded(AtomicU64);
 
 /// What the two threads share.
 struct Shared {
-    /// The batch's states, packed one after the other.
-    states: RwLock<Vec<u64>>,
-    /// States in the batch.
-    count: AtomicUsize,
-    /// The next state to claim.
-    next: AtomicUsize,
-    /// Number of the latest batch posted.
-    posted: AtomicU64,
-    /// Number of the latest batch the helper joined or the search's
-    /// thread closed to it.
-    joined: AtomicU64,
-    /// Number of the latest batch the helper finished.
-    finished: AtomicU64,
-    /// The helper's values of its latest batch: (index, value).
-    helper_values: Mutex<Vec<(usize, Option<Cost>)>>,
+    /// The next state to claim (tagged with its batch).
+    cursor: Padded,
+    /// How many of the batch's states the helper may claim (tagged).
+    published: Padded,
+    /// The batch number and the states published so far, packed.
+    states: Mutex<(u64, Vec<u64>)>,
+    /// The helper's values: (batch, index, value).
+    values: Mutex<Vec<(u64, usize, Option<Cost>)>>,
     /// The helper is about to sleep or sleeps.
     sleeping: AtomicBool,
     /// The helper is to end.
     stop: AtomicBool,
-    /// The helper runs (cleared when it ends, also by a panic).
-    alive: AtomicBool,
 }
 
 impl Shared {
-    fn new() -> Self {
-        Shared {
-            states: RwLock::new(Vec::new()),
-            count: AtomicUsize::new(0),
-            next: AtomicUsize::new(0),
-            posted: AtomicU64::new(0),
-            joined: AtomicU64::new(0),
-            finished: AtomicU64::new(0),
-            helper_values: Mutex::new(Vec::new()),
-            sleeping: AtomicBool::new(false),
-            stop: AtomicBool::new(false),
-            alive: AtomicBool::new(false),
-        }
-    }
-
-    /// Evaluates states of the current batch of `count` states until none
-    /// is left to claim, pushing (index, value) to `out`.
-    fn claim_and_evaluate(
-        &self,
-        count: usize,
-        heuristic: &mut dyn Heuristic,
-        layout: &StateLayout,
-        fluents: &mut Vec<f64>,
-        mut out: impl FnMut(usize, Option<Cost>),
-    ) {
-        let states = self.states.read().unwrap_or_else(PoisonError::into_inner);
-        let words = layout.words();
+    /// Claims the next state of batch `batch` below `limit`.
+    fn claim(&self, batch: u64, limit: usize) -> Option<usize> {
         loop {
-            let i = self.next.fetch_add(1, SeqCst);
-            if i >= count {
-                return;
+            let cursor = self.cursor.0.load(SeqCst);
+            if batch_of(cursor) != batch || index_of(cursor) >= limit {
+                return None;
             }
-            let packed = &states[i * words..(i + 1) * words];
-            layout.unpack_fluents(packed, fluents);
-            let view = StateView {
-                facts: layout.facts(packed),
-                fluents,
-            };
-            out(i, heuristic.evaluate(view, None));
+            if self
+                .cursor
+                .0
+                .compare_exchange(cursor, cursor + 1, SeqCst, SeqCst)
+                .is_ok()
+            {
+                return Some(index_of(cursor));
+            }
         }
     }
+}
+
+/// Evaluates the packed state with `heuristic`.
+fn evaluate_packed(
+    heuristic: &mut dyn Heuristic,
+    layout: &StateLayout,
+    packed: &[u64],
+    fluents: &mut Vec<f64>,
+) -> Option<Cost> {
+    layout.unpack_fluents(packed, fluents);
+    let view = StateView {
+        facts: layout.facts(packed),
+        fluents,
+    };
+    heuristic.evaluate(view, None)
 }
 
 /// Runs `search` with a [`ParallelEvaluation`] when there is one to give:
 /// `start_after` is `Some`, there is a `fork` (the heuristic's
-/// [`Heuristic::fork`]) and the machine has two or more cores. The helper thread starts once
-/// the search has made `start_after` evaluations, and has ended when this
-/// returns.
+/// [`Heuristic::fork`]) and the machine has two or more cores. The helper
+/// thread may start once the search has made `start_after` evaluations
+/// (see [`MIN_EVALUATION_TIME`]), and has ended when this returns.
 pub fn with_parallel_evaluation<R>(
     layout: StateLayout,
     start_after: Option<u64>,
@@ -122,7 +136,14 @@ pub fn with_parallel_evaluation<R>(
     let (Some(start_after), Some(fork), true) = (start_after, fork, cores >= 2) else {
         return search(None);
     };
-    let shared = Shared::new();
+    let shared = Shared {
+        cursor: Padded(AtomicU64::new(0)),
+        published: Padded(AtomicU64::new(0)),
+        states: Mutex::new((0, Vec::new())),
+        values: Mutex::new(Vec::new()),
+        sleeping: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+    };
     thread::scope(|scope| {
         let mut parallel = ParallelEvaluation {
             scope,
@@ -131,19 +152,24 @@ pub fn with_parallel_evaluation<R>(
             layout,
             helper: None,
             pending: Vec::new(),
+            published: 0,
             batch: 0,
+            open: false,
             evaluations: 0,
-            start_after,
+            next_check: start_after,
+            window: Duration::ZERO,
+            window_evaluations: 0,
             fluents: Vec::new(),
+            by_search: Vec::new(),
+            average: Duration::ZERO,
         };
         search(Some(&mut parallel))
         // Dropping `parallel` stops the helper; the scope joins it.
     })
 }
 
-/// The search thread's side: collects a batch of states, then evaluates
-/// it together with the helper thread (started once the search has made
-/// enough evaluations, see [`with_parallel_evaluation`]).
+/// The search thread's side: collects a batch of states, streaming them
+/// to the helper thread, then evaluates the batch together with it.
 pub struct ParallelEvaluation<'scope, 'env> {
     scope: &'scope Scope<'scope, 'env>,
     shared: &'env Shared,
@@ -151,118 +177,194 @@ pub struct ParallelEvaluation<'scope, 'env> {
     spare: Option<Box<dyn Heuristic + Send>>,
     layout: StateLayout,
     helper: Option<ScopedJoinHandle<'scope, ()>>,
-    /// States collected for the next batch.
+    /// The batch's states.
     pending: Vec<u64>,
-    /// Number of the latest batch posted.
+    /// How many of them the helper may claim.
+    published: usize,
+    /// Number of the latest batch opened to the helper.
     batch: u64,
+    /// The current batch is open to the helper.
+    open: bool,
     evaluations: u64,
-    start_after: u64,
+    /// Evaluation count at which to decide again whether to start the
+    /// helper.
+    next_check: u64,
+    /// Time and count of this thread's evaluations since the last check.
+    window: Duration,
+    window_evaluations: u64,
     fluents: Vec<f64>,
+    /// Per state of the batch: its value is in (evaluated on this thread
+    /// or taken from the helper).
+    by_search: Vec<bool>,
+    /// Running average of this thread's evaluation time.
+    average: Duration,
 }
 
 impl ParallelEvaluation<'_, '_> {
-    /// Adds a packed state to the next batch.
+    /// Adds a packed state to the batch; the helper may start on it at
+    /// once.
     pub fn push(&mut self, packed: &[u64]) {
+        if self.pending.is_empty() {
+            self.open_batch();
+        }
         self.pending.extend_from_slice(packed);
+        if self.open {
+            self.publish();
+        }
     }
 
-    /// Evaluates the collected states with `heuristic` (and the helper's
-    /// copy of it) and empties the batch: `values[i]` is the value of the
-    /// `i`-th state pushed (`None` for a dead end).
-    pub fn evaluate(&mut self, heuristic: &mut dyn Heuristic, values: &mut Vec<Option<Cost>>) {
-        let count = self.pending.len() / self.layout.words().max(1);
-        values.clear();
-        values.resize(count, None);
-        self.evaluations += count as u64;
-        if count >= 2 && self.helper.is_none() && self.evaluations > self.start_after {
-            self.start_helper();
+    /// Opens a batch to the helper, if it runs (deciding whether to
+    /// start it when due).
+    fn open_batch(&mut self) {
+        if self.helper.is_none() && self.evaluations >= self.next_check {
+            self.decide_start();
         }
-        let helping = self.helper.is_some() && self.shared.alive.load(SeqCst);
-        if count < 2 || !helping {
-            self.evaluate_alone(heuristic, values);
+        if self.helper.is_none() {
             return;
         }
         let shared = self.shared;
-        std::mem::swap(
-            &mut *shared
-                .states
-                .write()
-                .unwrap_or_else(PoisonError::into_inner),
-            &mut self.pending,
-        );
-        shared.count.store(count, SeqCst);
-        shared.next.store(0, SeqCst);
+        let mut states = match shared.states.try_lock() {
+            Ok(states) => states,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => return, // this batch stays here
+        };
         self.batch += 1;
-        let batch = self.batch;
-        shared.posted.store(batch, SeqCst);
+        self.published = 0;
+        states.0 = self.batch;
+        states.1.clear();
+        drop(states);
+        shared.published.0.store(tagged(self.batch, 0), SeqCst);
+        shared.cursor.0.store(tagged(self.batch, 0), SeqCst);
         if shared.sleeping.load(SeqCst)
             && let Some(helper) = &self.helper
         {
             helper.thread().unpark();
         }
-        shared.claim_and_evaluate(count, heuristic, &self.layout, &mut self.fluents, |i, v| {
-            values[i] = v
-        });
-        // Close the batch unless the helper joined it; if it did, it may
-        // still be evaluating a state it claimed.
-        if shared
-            .joined
-            .compare_exchange(batch - 1, batch, SeqCst, SeqCst)
-            .is_err()
-        {
-            while shared.finished.load(SeqCst) < batch {
-                assert!(
-                    shared.alive.load(SeqCst),
-                    "the evaluation helper thread ended during a batch"
-                );
+        self.open = true;
+    }
+
+    /// Hands the states not yet published to the helper, unless it holds
+    /// the lock (then they wait for the next push, or stay with this
+    /// thread).
+    fn publish(&mut self) {
+        let words = self.layout.words().max(1);
+        let count = self.pending.len() / words;
+        let shared = self.shared;
+        let mut states = match shared.states.try_lock() {
+            Ok(states) => states,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => return,
+        };
+        states
+            .1
+            .extend_from_slice(&self.pending[self.published * words..]);
+        drop(states);
+        self.published = count;
+        shared.published.0.store(tagged(self.batch, count), SeqCst);
+    }
+
+    /// Evaluates the batch with `heuristic` (and the helper's copy of it)
+    /// and empties it: `values[i]` is the value of the `i`-th state pushed
+    /// (`None` for a dead end).
+    pub fn evaluate(&mut self, heuristic: &mut dyn Heuristic, values: &mut Vec<Option<Cost>>) {
+        let words = self.layout.words().max(1);
+        let count = self.pending.len() / words;
+        values.clear();
+        values.resize(count, None);
+        self.evaluations += count as u64;
+        let started = Instant::now();
+        let mut own = 0;
+        if !self.open {
+            for (i, packed) in self.pending.chunks_exact(words).enumerate() {
+                values[i] = evaluate_packed(heuristic, &self.layout, packed, &mut self.fluents);
+            }
+            own = count;
+        } else {
+            self.open = false;
+            let shared = self.shared;
+            self.by_search.clear();
+            self.by_search.resize(count, false);
+            while let Some(i) = shared.claim(self.batch, count) {
+                let packed = &self.pending[i * words..(i + 1) * words];
+                values[i] = evaluate_packed(heuristic, &self.layout, packed, &mut self.fluents);
+                self.by_search[i] = true;
+                own += 1;
+            }
+            if own > 0 {
+                let batch_average = started.elapsed() / own as u32;
+                self.average = (self.average * 7 + batch_average) / 8;
+            }
+            // Take the helper's values; a state it claimed and has not
+            // evaluated within a few evaluation times (its thread may be
+            // descheduled) is evaluated here.
+            let deadline = Instant::now() + 4 * self.average + Duration::from_micros(50);
+            let mut missing = count - own;
+            while missing > 0 && Instant::now() < deadline {
+                missing -= self.take_helper_values(values);
                 std::hint::spin_loop();
             }
-            let mut helper_values = shared
-                .helper_values
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            for (i, v) in helper_values.drain(..) {
-                values[i] = v;
+            if missing > 0 {
+                // Late: evaluate them here (same values, deterministic).
+                let states = self.pending.chunks_exact(words);
+                for ((value, packed), _) in values
+                    .iter_mut()
+                    .zip(states)
+                    .zip(&self.by_search)
+                    .filter(|(_, taken)| !**taken)
+                {
+                    *value = evaluate_packed(heuristic, &self.layout, packed, &mut self.fluents);
+                    own += 1;
+                }
             }
         }
-        std::mem::swap(
-            &mut *shared
-                .states
-                .write()
-                .unwrap_or_else(PoisonError::into_inner),
-            &mut self.pending,
-        );
+        self.window += started.elapsed();
+        self.window_evaluations += own as u64;
         self.pending.clear();
     }
 
-    /// Evaluates the collected states on this thread.
-    fn evaluate_alone(&mut self, heuristic: &mut dyn Heuristic, values: &mut [Option<Cost>]) {
-        let words = self.layout.words().max(1);
-        for (i, packed) in self.pending.chunks_exact(words).enumerate() {
-            self.layout.unpack_fluents(packed, &mut self.fluents);
-            let view = StateView {
-                facts: self.layout.facts(packed),
-                fluents: &self.fluents,
-            };
-            values[i] = heuristic.evaluate(view, None);
+    /// Moves the helper's values of the current batch into `values`
+    /// (marking them taken); drops values of earlier batches. Returns how
+    /// many it took; 0 if the helper holds the lock.
+    fn take_helper_values(&mut self, values: &mut [Option<Cost>]) -> usize {
+        let mut helper_values = match self.shared.values.try_lock() {
+            Ok(v) => v,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => return 0,
+        };
+        let mut taken = 0;
+        for (batch, i, value) in helper_values.drain(..) {
+            if batch == self.batch && !self.by_search[i] {
+                values[i] = value;
+                self.by_search[i] = true;
+                taken += 1;
+            }
         }
-        self.pending.clear();
+        taken
     }
 
-    fn start_helper(&mut self) {
+    /// Starts the helper if this thread's evaluations since the last
+    /// decision took [`MIN_EVALUATION_TIME`] on average; otherwise decides
+    /// again after as many more.
+    fn decide_start(&mut self) {
+        let average = self.window / self.window_evaluations.max(1) as u32;
+        self.average = average;
+        let interval = self.next_check.max(EVALUATIONS_BEFORE_HELPER);
+        self.next_check = self.evaluations + interval;
+        let slow_enough = average >= MIN_EVALUATION_TIME || self.window_evaluations == 0;
+        self.window = Duration::ZERO;
+        self.window_evaluations = 0;
+        if !slow_enough {
+            return;
+        }
         let Some(heuristic) = self.spare.take() else {
             return;
         };
         let shared = self.shared;
         let layout = self.layout.clone();
-        shared.alive.store(true, SeqCst);
         let spawned = thread::Builder::new()
             .name("evaluation".into())
             .spawn_scoped(self.scope, move || help(shared, heuristic, layout));
-        match spawned {
-            Ok(handle) => self.helper = Some(handle),
-            Err(_) => shared.alive.store(false, SeqCst),
-        }
+        self.helper = spawned.ok();
     }
 }
 
@@ -275,74 +377,48 @@ impl Drop for ParallelEvaluation<'_, '_> {
     }
 }
 
-/// Clears the helper's `alive` flag however the helper ends.
-struct AliveGuard<'a>(&'a AtomicBool);
-
-impl Drop for AliveGuard<'_> {
-    fn drop(&mut self) {
-        self.0.store(false, SeqCst);
-    }
-}
-
-/// The helper thread: joins each batch it sees in time and evaluates the
-/// states it claims, until told to stop.
+/// The helper thread: claims published states of the current batch and
+/// evaluates them, until told to stop.
 fn help(shared: &Shared, mut heuristic: Box<dyn Heuristic + Send>, layout: StateLayout) {
-    let _alive = AliveGuard(&shared.alive);
+    let words = layout.words();
     let mut fluents = Vec::new();
-    let mut values = Vec::new();
-    let mut seen = 0;
-    while let Some(batch) = next_batch(shared, seen) {
-        seen = batch;
-        if shared
-            .joined
-            .compare_exchange(batch - 1, batch, SeqCst, SeqCst)
-            .is_err()
-        {
-            continue; // closed: the search's thread took every state
-        }
-        let count = shared.count.load(SeqCst);
-        values.clear();
-        shared.claim_and_evaluate(count, heuristic.as_mut(), &layout, &mut fluents, |i, v| {
-            values.push((i, v))
-        });
-        std::mem::swap(
-            &mut *shared
-                .helper_values
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-            &mut values,
-        );
-        shared.finished.store(batch, SeqCst);
-    }
-}
-
-/// Waits for a batch numbered above `seen`: spins for [`SPIN`], then
-/// sleeps until woken. `None` once told to stop.
-fn next_batch(shared: &Shared, seen: u64) -> Option<u64> {
-    let mut since = Instant::now();
+    let mut packed = vec![0; words];
+    let mut idle_since = Instant::now();
     let mut spins: u32 = 0;
-    loop {
-        if shared.stop.load(SeqCst) {
-            return None;
-        }
-        let posted = shared.posted.load(SeqCst);
-        if posted > seen {
-            return Some(posted);
+    while !shared.stop.load(SeqCst) {
+        let published = shared.published.0.load(SeqCst);
+        let batch = batch_of(published);
+        if let Some(i) = shared.claim(batch, index_of(published)) {
+            {
+                let states = shared.states.lock().unwrap_or_else(PoisonError::into_inner);
+                if states.0 != batch {
+                    continue; // the search has left the batch
+                }
+                packed.copy_from_slice(&states.1[i * words..(i + 1) * words]);
+            }
+            let value = evaluate_packed(heuristic.as_mut(), &layout, &packed, &mut fluents);
+            shared
+                .values
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push((batch, i, value));
+            idle_since = Instant::now();
+            continue;
         }
         spins = spins.wrapping_add(1);
-        if !spins.is_multiple_of(64) || since.elapsed() < SPIN {
+        if !spins.is_multiple_of(64) || idle_since.elapsed() < SPIN {
             std::hint::spin_loop();
             continue;
         }
-        // Announce the sleep, then look again: a batch posted before the
-        // announcement is seen here, one posted after it comes with an
+        // Announce the sleep, then look again: a batch opened before the
+        // announcement is seen here, one opened after it comes with an
         // unpark (which a later park returns from at once).
         shared.sleeping.store(true, SeqCst);
-        if shared.posted.load(SeqCst) == seen && !shared.stop.load(SeqCst) {
+        if shared.published.0.load(SeqCst) == published && !shared.stop.load(SeqCst) {
             thread::park();
         }
         shared.sleeping.store(false, SeqCst);
-        since = Instant::now();
+        idle_since = Instant::now();
     }
 }
 
@@ -358,13 +434,28 @@ mod tests {
     use crate::testing::TaskBuilder;
 
     /// A value that depends on the state alone (`None` when fact 0 is
-    /// true), computed slowly enough that both threads claim states; its
-    /// forks count their evaluations in `by_helper`.
+    /// true), computed slowly enough that both threads claim states (a
+    /// fork takes `fork_delay`); evaluations are counted in `by_search`
+    /// and, by forks, in `by_helper`.
     #[derive(Clone)]
     struct SlowSum {
+        by_search: Arc<AtomicU64>,
         by_helper: Arc<AtomicU64>,
         is_fork: bool,
         panics_as_fork: bool,
+        fork_delay: Duration,
+    }
+
+    impl SlowSum {
+        fn new(panics_as_fork: bool, fork_delay: Duration) -> Self {
+            SlowSum {
+                by_search: Arc::new(AtomicU64::new(0)),
+                by_helper: Arc::new(AtomicU64::new(0)),
+                is_fork: false,
+                panics_as_fork,
+                fork_delay,
+            }
+        }
     }
 
     impl Heuristic for SlowSum {
@@ -376,8 +467,11 @@ mod tests {
             assert!(!(self.is_fork && self.panics_as_fork), "a broken fork");
             if self.is_fork {
                 self.by_helper.fetch_add(1, SeqCst);
+                thread::sleep(self.fork_delay);
+            } else {
+                self.by_search.fetch_add(1, SeqCst);
+                thread::sleep(Duration::from_micros(20));
             }
-            thread::sleep(Duration::from_micros(20));
             expected(state.facts)
         }
 
@@ -419,6 +513,8 @@ mod tests {
             .collect()
     }
 
+    /// Evaluates 300 batches through a [`ParallelEvaluation`] whose helper
+    /// may start after `start_after` evaluations: the values and states.
     fn run(
         heuristic: &mut SlowSum,
         start_after: u64,
@@ -443,38 +539,59 @@ mod tests {
         (values, batches)
     }
 
-    #[test]
-    fn both_threads_evaluate_and_values_come_back_in_order() {
-        if thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+    fn two_cores() -> bool {
+        let two = thread::available_parallelism().map_or(1, |n| n.get()) >= 2;
+        if !two {
             eprintln!("skipped: one core, so no helper thread");
-            return;
         }
-        let by_helper = Arc::new(AtomicU64::new(0));
-        let mut heuristic = SlowSum {
-            by_helper: by_helper.clone(),
-            is_fork: false,
-            panics_as_fork: false,
-        };
-        let (values, batches) = run(&mut heuristic, 100);
-        for (values, batch) in values.iter().zip(&batches) {
+        two
+    }
+
+    fn assert_values(values: &[Vec<Option<Cost>>], batches: &[Vec<Vec<u64>>]) {
+        for (values, batch) in values.iter().zip(batches) {
             let wanted: Vec<_> = batch.iter().map(|s| expected(s)).collect();
             assert_eq!(values, &wanted);
         }
         assert!(values.iter().flatten().any(Option::is_none));
-        assert!(by_helper.load(SeqCst) > 0, "the helper evaluated nothing");
+    }
+
+    #[test]
+    fn both_threads_evaluate_and_values_come_back_in_order() {
+        if !two_cores() {
+            return;
+        }
+        let mut heuristic = SlowSum::new(false, Duration::from_micros(20));
+        let (values, batches) = run(&mut heuristic, 100);
+        assert_values(&values, &batches);
+        assert!(
+            heuristic.by_helper.load(SeqCst) > 0,
+            "the helper evaluated nothing"
+        );
+    }
+
+    #[test]
+    fn states_a_slow_helper_holds_are_evaluated_by_the_search() {
+        if !two_cores() {
+            return;
+        }
+        // The helper takes 2 ms a state, far past the search's deadline.
+        let mut heuristic = SlowSum::new(false, Duration::from_millis(2));
+        let (values, batches) = run(&mut heuristic, 0);
+        assert_values(&values, &batches);
+        let total: u64 = batches.iter().map(|b| b.len() as u64).sum();
+        let by_search = heuristic.by_search.load(SeqCst);
+        let by_helper = heuristic.by_helper.load(SeqCst);
+        assert!(by_helper > 0, "the helper evaluated nothing");
+        // The states the helper held were evaluated twice.
+        assert!(by_search + by_helper > total);
     }
 
     #[test]
     fn a_helper_that_panics_ends_the_search_instead_of_hanging() {
-        if thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
-            eprintln!("skipped: one core, so no helper thread");
+        if !two_cores() {
             return;
         }
-        let mut heuristic = SlowSum {
-            by_helper: Arc::new(AtomicU64::new(0)),
-            is_fork: false,
-            panics_as_fork: true,
-        };
+        let mut heuristic = SlowSum::new(true, Duration::ZERO);
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&mut heuristic, 0)));
         assert!(outcome.is_err());
