@@ -6,9 +6,13 @@
 //!   181 440-state space is expanded): target ≥ 1 000 000 expansions/s;
 //! - h_FF on a 20-block blocks-world task: evaluations on the states of a
 //!   greedy search, target ≥ 50 000 evaluations/s, and the default lazy
-//!   greedy search end to end.
+//!   greedy search end to end;
+//! - `plan puzznic solve --optimal`'s A* with h_max on Game Boy level 040
+//!   from `../shared/puzznic/gameboy` (skipped without it), on one thread
+//!   and with parallel evaluation on two (same expansions).
 
 use std::hint::black_box;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -216,5 +220,37 @@ fn bench_hff_blocks(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_blind_astar, bench_hff_blocks);
+fn bench_puzznic_threads(c: &mut Criterion) {
+    let level_path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/puzznic/gameboy/040.txt"
+    ));
+    if !level_path.exists() {
+        eprintln!("skipped astar-hmax-puzznic040: ../shared/puzznic is absent");
+        return;
+    }
+    let level = planner::puzznic::read_level(level_path, None).expect("level 040 reads");
+    let problem = planner::puzznic::problem_pddl(&level, "puzznic-040");
+    let domain = include_str!("../domains/puzznic/domain.pddl");
+    let task = ground_text(domain, &problem);
+    let mut group = c.benchmark_group("astar-hmax-puzznic040");
+    group.sample_size(10);
+    let mut expanded = Vec::new();
+    for threads in [1, 2] {
+        let options = planner::puzznic::optimal_options().with_threads(threads);
+        let probe = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+        assert_eq!(probe.plan.as_ref().map(|p| p.cost), Some(10));
+        expanded.push(probe.statistics.expanded);
+        bench_search(&mut group, &format!("threads-{threads}"), &task, &options);
+    }
+    assert_eq!(expanded[0], expanded[1], "the same search on two threads");
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_blind_astar,
+    bench_hff_blocks,
+    bench_puzznic_threads
+);
 criterion_main!(benches);

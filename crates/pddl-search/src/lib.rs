@@ -152,18 +152,8 @@ impl Restarts<'_> {
             monitor.reset_iteration();
             let params = astar_params(weight, bound);
             let mut h = heuristics::create(self.heuristic, task, CostType::PlusOne);
-            let fork = self.parallel_evaluation.and_then(|_| h.fork());
-            let layout = space.layout.clone();
-            let r = with_parallel_evaluation(layout, self.parallel_evaluation, fork, |parallel| {
-                eager::run(
-                    space,
-                    &mut [h.as_mut()],
-                    params,
-                    TieBreakingOpenList::new(false),
-                    monitor,
-                    parallel,
-                )
-            });
+            let r =
+                eager_one_heuristic(space, h.as_mut(), params, self.parallel_evaluation, monitor);
             let generated = monitor.stats.generated;
             match r
                 .plan
@@ -233,6 +223,23 @@ fn astar_params(weight: f64, bound: Cost) -> EagerParams {
     }
 }
 
+/// Eager search with one heuristic and a tie-breaking open list, its
+/// evaluations on two threads where `parallel_evaluation` allows
+/// ([`SearchOptions::parallel_evaluation`]).
+fn eager_one_heuristic(
+    space: &mut StateSpace<'_>,
+    heuristic: &mut dyn heuristics::Heuristic,
+    params: EagerParams,
+    parallel_evaluation: Option<u64>,
+    monitor: &mut Monitor<'_>,
+) -> IterationResult {
+    let layout = space.layout.clone();
+    with_parallel_evaluation(&layout, parallel_evaluation, heuristic, |h, parallel| {
+        let open = TieBreakingOpenList::new(false);
+        eager::run(space, &mut [h], params, open, monitor, parallel)
+    })
+}
+
 /// Runs the configured engine once.
 pub(crate) fn run_engine(
     space: &mut StateSpace<'_>,
@@ -266,18 +273,8 @@ pub(crate) fn run_engine(
                     None,
                 )
             } else {
-                let fork = options.parallel_evaluation.and_then(|_| h.fork());
-                let layout = space.layout.clone();
-                with_parallel_evaluation(layout, options.parallel_evaluation, fork, |parallel| {
-                    eager::run(
-                        space,
-                        &mut [h.as_mut()],
-                        params,
-                        TieBreakingOpenList::new(false),
-                        monitor,
-                        parallel,
-                    )
-                })
+                let parallel = options.parallel_evaluation;
+                eager_one_heuristic(space, h.as_mut(), params, parallel, monitor)
             }
         }
         Engine::EagerGreedy | Engine::LazyGreedy => {

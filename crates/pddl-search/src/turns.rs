@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use pddl_ground::Task;
 
-use crate::search_algorithms::{IterationResult, MemoryShare, Monitor};
+use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_cores};
 use crate::successor::StateSpace;
 use crate::{
     Engine, HeuristicKind, Outcome, Progress, SearchObserver, SearchOptions, Statistics,
@@ -176,7 +176,7 @@ fn with_background_last_turn(
         let background: RefCell<Option<ScopedJoinHandle<'_, BackgroundOutcome>>> =
             RefCell::new(None);
         let launch = || {
-            if thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+            if available_cores() < 2 {
                 return;
             }
             let search = || {

@@ -17,6 +17,13 @@ use crate::result::{Outcome, Plan, Progress, ProgressReason, SearchObserver, Sta
 use crate::state::{StateId, StateRegistry};
 use crate::successor::{Forced, StateSpace};
 
+/// The cores this process may use (looked up once: the lookup reads
+/// cgroup files, which costs about as much as a small search).
+pub(crate) fn available_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Parent pointer of the initial state.
 pub const NO_PARENT: StateId = StateId::MAX;
 

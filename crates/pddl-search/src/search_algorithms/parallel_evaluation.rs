@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 use pddl_ground::task::Cost;
 
 use crate::heuristics::Heuristic;
+use crate::search_algorithms::available_cores;
 use crate::state::{StateLayout, StateView};
 
 /// Evaluations a search makes on its own thread before the helper thread
@@ -121,20 +122,22 @@ fn evaluate_packed(
     heuristic.evaluate(view, None)
 }
 
-/// Runs `search` with a [`ParallelEvaluation`] when there is one to give:
-/// `start_after` is `Some`, there is a `fork` (the heuristic's
-/// [`Heuristic::fork`]) and the machine has two or more cores. The helper
+/// Runs `search` on `heuristic`, with a [`ParallelEvaluation`] when
+/// there is one to give: `start_after` is `Some`, the heuristic has a
+/// [`Heuristic::fork`] and the machine has two or more cores. The helper
 /// thread may start once the search has made `start_after` evaluations
 /// (see [`MIN_EVALUATION_TIME`]), and has ended when this returns.
 pub fn with_parallel_evaluation<R>(
-    layout: StateLayout,
+    layout: &StateLayout,
     start_after: Option<u64>,
-    fork: Option<Box<dyn Heuristic + Send>>,
-    search: impl FnOnce(Option<&mut ParallelEvaluation<'_, '_>>) -> R,
+    heuristic: &mut dyn Heuristic,
+    search: impl FnOnce(&mut dyn Heuristic, Option<&mut ParallelEvaluation<'_, '_>>) -> R,
 ) -> R {
-    let cores = thread::available_parallelism().map_or(1, |n| n.get());
-    let (Some(start_after), Some(fork), true) = (start_after, fork, cores >= 2) else {
-        return search(None);
+    let fork = start_after
+        .filter(|_| available_cores() >= 2)
+        .and_then(|_| heuristic.fork());
+    let (Some(start_after), Some(fork)) = (start_after, fork) else {
+        return search(heuristic, None);
     };
     let shared = Shared {
         cursor: Padded(AtomicU64::new(0)),
@@ -149,7 +152,7 @@ pub fn with_parallel_evaluation<R>(
             scope,
             shared: &shared,
             spare: Some(fork),
-            layout,
+            layout: layout.clone(),
             helper: None,
             pending: Vec::new(),
             published: 0,
@@ -163,7 +166,7 @@ pub fn with_parallel_evaluation<R>(
             by_search: Vec::new(),
             average: Duration::ZERO,
         };
-        search(Some(&mut parallel))
+        search(heuristic, Some(&mut parallel))
         // Dropping `parallel` stops the helper; the scope joins it.
     })
 }
@@ -522,25 +525,29 @@ mod tests {
         let task = TaskBuilder::new(12).build(&[], &[1]);
         let layout = StateLayout::new(&task);
         let batches = states(300, &layout);
-        let fork = heuristic.fork();
-        let values = with_parallel_evaluation(layout, Some(start_after), fork, |parallel| {
-            let parallel = parallel.expect("a helper on two cores");
-            let mut out = Vec::new();
-            for batch in &batches {
-                for packed in batch {
-                    parallel.push(packed);
+        let values = with_parallel_evaluation(
+            &layout,
+            Some(start_after),
+            heuristic,
+            |heuristic, parallel| {
+                let parallel = parallel.expect("a helper on two cores");
+                let mut out = Vec::new();
+                for batch in &batches {
+                    for packed in batch {
+                        parallel.push(packed);
+                    }
+                    let mut values = Vec::new();
+                    parallel.evaluate(heuristic, &mut values);
+                    out.push(values);
                 }
-                let mut values = Vec::new();
-                parallel.evaluate(heuristic, &mut values);
-                out.push(values);
-            }
-            out
-        });
+                out
+            },
+        );
         (values, batches)
     }
 
     fn two_cores() -> bool {
-        let two = thread::available_parallelism().map_or(1, |n| n.get()) >= 2;
+        let two = available_cores() >= 2;
         if !two {
             eprintln!("skipped: one core, so no helper thread");
         }
