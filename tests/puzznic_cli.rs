@@ -212,3 +212,23 @@ fn a_lone_tile_is_reported_unsolvable_before_searching() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn solve_reports_progress_on_stderr_unless_quiet() {
+    let run = |quiet: bool| {
+        let mut cmd = plan();
+        cmd.args(["puzznic", "solve", "--optimal"]);
+        if quiet {
+            cmd.arg("-q");
+        }
+        let out = cmd.arg(shipped("chain")).output().expect("runs");
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(stdout.contains("; solved: "), "{stdout}");
+        String::from_utf8(out.stderr).expect("utf-8")
+    };
+    let progress = run(false);
+    assert!(progress.contains(" expanded, "), "{progress}");
+    assert!(progress.contains("found a plan: "), "{progress}");
+    assert_eq!(run(true), "");
+}

@@ -5,6 +5,7 @@ mod check;
 mod generate;
 mod ground;
 mod interrupt;
+mod progress;
 mod puzznic;
 mod solve;
 mod validate;

@@ -8,6 +8,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::progress::ProgressPrinter;
+
 /// How a level file is read.
 #[derive(Args)]
 pub struct LevelArgs {
@@ -105,6 +107,9 @@ pub enum PuzznicCommand {
         /// to one thread.
         #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
         threads: u8,
+        /// No search progress on standard error.
+        #[arg(short, long)]
+        quiet: bool,
         /// Use the reference simulator's breadth-first search instead of the planner.
         #[arg(long)]
         simulator: bool,
@@ -147,6 +152,7 @@ pub fn run(command: PuzznicCommand) -> i32 {
             novelty,
             no_symmetry,
             threads,
+            quiet,
             simulator,
             max_states,
         } => {
@@ -164,7 +170,9 @@ pub fn run(command: PuzznicCommand) -> i32 {
             options.weight = weight.unwrap_or(options.weight);
             options.symmetry_reduction = !no_symmetry;
             options = options.with_threads(threads.into());
-            solve(&level, options, time_limit, simulator.then_some(max_states))
+            let mut progress = ProgressPrinter::new(quiet);
+            let simulator = simulator.then_some(max_states);
+            solve(&level, options, time_limit, simulator, &mut progress)
         }
         PuzznicCommand::Show {
             level,
@@ -195,6 +203,7 @@ fn solve(
     mut options: SearchOptions,
     time_limit: Option<f64>,
     simulator: Option<usize>,
+    progress: &mut ProgressPrinter,
 ) -> Result<i32, i32> {
     let level = level_args.read()?;
     let started = Instant::now();
@@ -249,14 +258,15 @@ fn solve(
         options.time_limit = Some(limit);
     }
     let cancel = crate::interrupt::cancel_flag();
-    let (result, plan) = puzznic::plan_level(
+    let outcome = puzznic::plan_level(
         &level,
         &level_args.problem_name(),
         &options,
         cancel,
-        &mut planner::search::NoObserver,
-    )
-    .map_err(|e| {
+        progress,
+    );
+    progress.finish();
+    let (result, plan) = outcome.map_err(|e| {
         eprintln!("{e}");
         match e {
             puzznic::PlanLevelError::Ground(_) => exit::UNSUPPORTED,

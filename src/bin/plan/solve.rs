@@ -2,11 +2,10 @@
 
 use planner::exit;
 use planner::ground::task::CostModel;
-use planner::search::{
-    Engine, HeuristicKind, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchOptions,
-};
+use planner::search::{Engine, HeuristicKind, Outcome, SearchOptions};
 use planner::solve::{Solution, plan_text, solve_files};
-use std::io::{IsTerminal, Write};
+
+use crate::progress::ProgressPrinter;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -277,76 +276,4 @@ fn peak_memory_bytes() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
-}
-
-/// Shows search progress on stderr: a live status line on a terminal,
-/// plain lines otherwise.
-struct ProgressPrinter {
-    quiet: bool,
-    live: bool,
-    line_open: bool,
-}
-
-impl ProgressPrinter {
-    fn new(quiet: bool) -> ProgressPrinter {
-        ProgressPrinter {
-            quiet,
-            live: std::io::stderr().is_terminal(),
-            line_open: false,
-        }
-    }
-
-    /// Ends a live status line so later output starts on a new line.
-    fn finish(&mut self) {
-        if self.line_open {
-            eprintln!();
-            self.line_open = false;
-        }
-    }
-}
-
-impl SearchObserver for ProgressPrinter {
-    fn on_progress(&mut self, p: &Progress) {
-        if self.quiet {
-            return;
-        }
-        let bound = match (p.best_h, p.best_f) {
-            (_, Some(f)) => format!("f = {f}"),
-            (Some(h), None) => format!("h = {h}"),
-            (None, None) => String::new(),
-        };
-        let secs = p.elapsed.as_secs_f64();
-        let rate = if secs > 0.0 {
-            p.expanded as f64 / secs
-        } else {
-            0.0
-        };
-        let line = format!(
-            "[{secs:7.2}s] {bound:>10}  {} expanded, {} generated, {:.0} states/s, {} MiB",
-            p.expanded,
-            p.generated,
-            rate,
-            p.memory_bytes >> 20
-        );
-        if self.live {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K{line}");
-            let _ = err.flush();
-            self.line_open = true;
-        } else if p.reason != ProgressReason::Periodic || secs >= 1.0 {
-            eprintln!("{line}");
-        }
-    }
-
-    fn on_plan(&mut self, plan: &Plan) {
-        if self.quiet {
-            return;
-        }
-        self.finish();
-        eprintln!(
-            "found a plan: {} steps, cost {}",
-            plan.operators.len(),
-            plan.cost
-        );
-    }
 }

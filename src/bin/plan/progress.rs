@@ -1,0 +1,77 @@
+//! Search progress on standard error, shared by `plan` and `plan puzznic
+//! solve`.
+
+use planner::search::{Plan, Progress, ProgressReason, SearchObserver};
+use std::io::{IsTerminal, Write};
+
+/// Shows search progress on stderr: a live status line on a terminal,
+/// plain lines otherwise.
+pub struct ProgressPrinter {
+    quiet: bool,
+    live: bool,
+    line_open: bool,
+}
+
+impl ProgressPrinter {
+    pub fn new(quiet: bool) -> ProgressPrinter {
+        ProgressPrinter {
+            quiet,
+            live: std::io::stderr().is_terminal(),
+            line_open: false,
+        }
+    }
+
+    /// Ends a live status line so later output starts on a new line.
+    pub fn finish(&mut self) {
+        if self.line_open {
+            eprintln!();
+            self.line_open = false;
+        }
+    }
+}
+
+impl SearchObserver for ProgressPrinter {
+    fn on_progress(&mut self, p: &Progress) {
+        if self.quiet {
+            return;
+        }
+        let bound = match (p.best_h, p.best_f) {
+            (_, Some(f)) => format!("f = {f}"),
+            (Some(h), None) => format!("h = {h}"),
+            (None, None) => String::new(),
+        };
+        let secs = p.elapsed.as_secs_f64();
+        let rate = if secs > 0.0 {
+            p.expanded as f64 / secs
+        } else {
+            0.0
+        };
+        let line = format!(
+            "[{secs:7.2}s] {bound:>10}  {} expanded, {} generated, {:.0} states/s, {} MiB",
+            p.expanded,
+            p.generated,
+            rate,
+            p.memory_bytes >> 20
+        );
+        if self.live {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K{line}");
+            let _ = err.flush();
+            self.line_open = true;
+        } else if p.reason != ProgressReason::Periodic || secs >= 1.0 {
+            eprintln!("{line}");
+        }
+    }
+
+    fn on_plan(&mut self, plan: &Plan) {
+        if self.quiet {
+            return;
+        }
+        self.finish();
+        eprintln!(
+            "found a plan: {} steps, cost {}",
+            plan.operators.len(),
+            plan.cost
+        );
+    }
+}
