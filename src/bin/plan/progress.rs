@@ -35,9 +35,12 @@ impl SearchObserver for ProgressPrinter {
         if self.quiet {
             return;
         }
-        let bound = match (p.best_h, p.best_f) {
-            (_, Some(f)) => format!("f = {f}"),
-            (Some(h), None) => format!("h = {h}"),
+        // Both where A* knows both: a line for a new best h then shows
+        // what changed.
+        let bound = match (p.best_f, p.best_h) {
+            (Some(f), Some(h)) => format!("f = {f}, h = {h}"),
+            (Some(f), None) => format!("f = {f}"),
+            (None, Some(h)) => format!("h = {h}"),
             (None, None) => String::new(),
         };
         let secs = p.elapsed.as_secs_f64();
@@ -47,7 +50,7 @@ impl SearchObserver for ProgressPrinter {
             0.0
         };
         let line = format!(
-            "[{secs:7.2}s] {bound:>10}  {} expanded, {} generated, {:.0} states/s, {} MiB",
+            "[{secs:7.2}s] {bound:>16}  {} expanded, {} generated, {:.0} states/s, {} MiB",
             p.expanded,
             p.generated,
             rate,
