@@ -497,8 +497,13 @@ mod tests {
         Some(sum)
     }
 
+    /// Packed states, batch by batch.
+    type Batches = Vec<Vec<Vec<u64>>>;
+    /// Values, batch by batch.
+    type Values = Vec<Vec<Option<Cost>>>;
+
     /// `batches` batches of up to 9 distinct states over 12 facts.
-    fn states(batches: usize, layout: &StateLayout) -> Vec<Vec<Vec<u64>>> {
+    fn states(batches: usize, layout: &StateLayout) -> Batches {
         let counter = AtomicUsize::new(0);
         (0..batches)
             .map(|b| {
@@ -518,10 +523,7 @@ mod tests {
 
     /// Evaluates 300 batches through a [`ParallelEvaluation`] whose helper
     /// may start after `start_after` evaluations: the values and states.
-    fn run(
-        heuristic: &mut SlowSum,
-        start_after: u64,
-    ) -> (Vec<Vec<Option<Cost>>>, Vec<Vec<Vec<u64>>>) {
+    fn run(heuristic: &mut SlowSum, start_after: u64) -> (Values, Batches) {
         let task = TaskBuilder::new(12).build(&[], &[1]);
         let layout = StateLayout::new(&task);
         let batches = states(300, &layout);
