@@ -5,9 +5,10 @@
 //! effects, axioms and forced transitions), [`symmetry`] (states that
 //! differ by a permutation of interchangeable objects as one),
 //! [`heuristics`] (one file per heuristic), [`open_lists`] and
-//! [`search_algorithms`]; `turns` runs the fallback turns. The entry
-//! point is [`search`]; it never prints: progress and plans reach the
-//! caller through a [`SearchObserver`].
+//! [`search_algorithms`] (with [`search_algorithms::parallel_evaluation`],
+//! which lets A* evaluate states on a second thread); `turns` runs the
+//! fallback turns. The entry point is [`search`]; it never prints:
+//! progress and plans reach the caller through a [`SearchObserver`].
 
 #![warn(missing_docs)]
 
@@ -56,8 +57,10 @@ const ANYTIME_WEIGHTS: [f64; 5] = [5.0, 3.0, 2.0, 1.5, 1.0];
 /// Searches for a plan. Checks `cancel`, the time limit and the memory
 /// limit about every thousand expansions; reports progress and every plan
 /// found to `observer`. With [`SearchOptions::background_last_turn`] the
-/// last fallback turn may run on a second thread, which ends before this
-/// returns; `observer` is only called from the caller's thread.
+/// last fallback turn may run on a second thread, and with
+/// [`SearchOptions::parallel_evaluation`] A* may evaluate states on one;
+/// such threads end before this returns, and `observer` is only called
+/// from the caller's thread.
 pub fn search(
     task: &Task,
     options: &SearchOptions,
