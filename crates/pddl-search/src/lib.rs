@@ -321,14 +321,9 @@ pub(crate) fn run_engine(
                     let open = AlternationOpenList::new(evaluators.len());
                     eager::run(space, &mut evaluators, params, open, monitor, None)
                 } else {
-                    eager::run(
-                        space,
-                        &mut evaluators,
-                        params,
-                        TieBreakingOpenList::new(false),
-                        monitor,
-                        None,
-                    )
+                    // One heuristic, no preferred operators.
+                    let parallel = options.parallel_evaluation;
+                    eager_one_heuristic(space, &mut *evaluators[0], params, parallel, monitor)
                 }
             } else {
                 let params = LazyParams {

@@ -236,9 +236,9 @@ pub struct SearchOptions {
     /// is returned. The memory limit covers both searches together; a
     /// last turn stopped by it is run again alone after the first turns.
     pub background_last_turn: Option<Duration>,
-    /// A* and weighted A* with a heuristic whose value depends on the
-    /// state alone (h_max, h_add, h_FF, LM-cut; also the default's
-    /// improvement restarts): once a search has made this many
+    /// A*, weighted A* and eager greedy search with one heuristic whose
+    /// value depends on the state alone (h_max, h_add, h_FF, LM-cut; also
+    /// the default's improvement restarts): once a search has made this many
     /// evaluations, evaluate each expansion's new states on two threads
     /// (on machines with two or more cores;
     /// [`crate::search_algorithms::parallel_evaluation`]). The search,

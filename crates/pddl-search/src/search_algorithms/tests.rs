@@ -497,9 +497,9 @@ fn background_last_turn_keeps_results_and_beats_the_time_limit() {
 
 #[test]
 fn parallel_evaluation_gives_the_search_of_one_thread() {
-    // Helper started at once; A*, weighted A* and the anytime restarts
-    // (which evaluate with the same heuristic) on tasks with many
-    // equal-f states.
+    // Helper started at once; A*, weighted A*, the anytime restarts
+    // (which evaluate with the same heuristic) and eager greedy search on
+    // tasks with many equal-f states.
     let all_on = toggles(9, 0).build(&[], &(0..9).collect::<Vec<_>>());
     for (name, task) in [
         ("ring", ring(12)),
@@ -516,9 +516,13 @@ fn parallel_evaluation_gives_the_search_of_one_thread() {
                 (Engine::AStar, false),
                 (Engine::WeightedAStar, false),
                 (Engine::WeightedAStar, true),
+                (Engine::EagerGreedy, false),
             ] {
+                // Eager greedy search with one open list (no alternation).
                 let alone = SearchOptions {
                     anytime,
+                    preferred_operators: false,
+                    goal_count_alternation: false,
                     ..options(engine, heuristic)
                 };
                 let expected = timeless(run_with(&task, &alone));
