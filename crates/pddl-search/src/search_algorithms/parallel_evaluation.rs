@@ -52,14 +52,20 @@ pub const MIN_EVALUATION_TIME: Duration = Duration::from_micros(5);
 /// How long the helper spins for the next state before it sleeps.
 const SPIN: Duration = Duration::from_micros(200);
 
+/// The number before the first batch's: close to the wrap-around, so that
+/// every search of more than a hundred batches (the tests' included)
+/// crosses it.
+const FIRST_BATCH: u32 = u32::MAX - 100;
+
 /// A claim cursor or count: the batch number in the high half, an index
-/// in the low half.
-fn tagged(batch: u64, index: usize) -> u64 {
-    (batch << 32) | index as u64
+/// in the low half. Batch numbers wrap around; only consecutive batches
+/// are ever compared.
+fn tagged(batch: u32, index: usize) -> u64 {
+    (u64::from(batch) << 32) | index as u64
 }
 
-fn batch_of(tag: u64) -> u64 {
-    tag >> 32
+fn batch_of(tag: u64) -> u32 {
+    (tag >> 32) as u32
 }
 
 fn index_of(tag: u64) -> usize {
@@ -78,9 +84,9 @@ struct Shared {
     /// How many of the batch's states the helper may claim (tagged).
     published: Padded,
     /// The batch number and the states published so far, packed.
-    states: Mutex<(u64, Vec<u64>)>,
+    states: Mutex<(u32, Vec<u64>)>,
     /// The helper's values: (batch, index, value).
-    values: Mutex<Vec<(u64, usize, Option<Cost>)>>,
+    values: Mutex<Vec<(u32, usize, Option<Cost>)>>,
     /// The helper is about to sleep or sleeps.
     sleeping: AtomicBool,
     /// The helper is to end.
@@ -89,7 +95,7 @@ struct Shared {
 
 impl Shared {
     /// Claims the next state of batch `batch` below `limit`.
-    fn claim(&self, batch: u64, limit: usize) -> Option<usize> {
+    fn claim(&self, batch: u32, limit: usize) -> Option<usize> {
         loop {
             let cursor = self.cursor.0.load(SeqCst);
             if batch_of(cursor) != batch || index_of(cursor) >= limit {
@@ -156,7 +162,7 @@ pub fn with_parallel_evaluation<R>(
             helper: None,
             pending: Vec::new(),
             published: 0,
-            batch: 0,
+            batch: FIRST_BATCH,
             open: false,
             evaluations: 0,
             next_check: start_after,
@@ -185,7 +191,7 @@ pub struct ParallelEvaluation<'scope, 'env> {
     /// How many of them the helper may claim.
     published: usize,
     /// Number of the latest batch opened to the helper.
-    batch: u64,
+    batch: u32,
     /// The current batch is open to the helper.
     open: bool,
     evaluations: u64,
@@ -231,7 +237,7 @@ impl ParallelEvaluation<'_, '_> {
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(TryLockError::WouldBlock) => return, // this batch stays here
         };
-        self.batch += 1;
+        self.batch = self.batch.wrapping_add(1);
         self.published = 0;
         states.0 = self.batch;
         states.1.clear();
