@@ -539,16 +539,41 @@ impl Exploration {
             }
         }
         let goal = rt.goal_prop();
+        let classical = Propagation {
+            rt,
+            goal,
+            stop_at_goal,
+            prop_cost,
+            supporter,
+            queue,
+        };
         if compact {
-            let buffers = CompactBuffers {
-                prop_cost,
-                supporter,
-                unsatisfied,
-                max_pre_cost,
-                queue,
-            };
-            return buffers.settle(rt, goal, stop_at_goal, &cost);
+            // The last precondition reached is the costliest.
+            return classical.run(&cost, |o, c| {
+                let left = &mut unsatisfied[o as usize];
+                *left -= 1;
+                (*left == 0).then(|| {
+                    max_pre_cost[o as usize] = c;
+                    c
+                })
+            });
         }
+        if !MAX && nr.conditions.is_empty() {
+            return classical.run(&cost, |o, c| {
+                let op = &mut op_state[o as usize];
+                op.pre_cost = op
+                    .pre_cost
+                    .saturating_add(u32::try_from(c).unwrap_or(u32::MAX));
+                op.unsatisfied -= 1;
+                (op.unsatisfied == 0).then_some(Cost::from(op.pre_cost))
+            });
+        }
+        let Propagation {
+            prop_cost,
+            supporter,
+            queue,
+            ..
+        } = classical;
         let numeric_changes = !nr.changes.is_empty();
         let mut last_cost = 0;
         let mut released = false;
@@ -619,35 +644,37 @@ impl Exploration {
     }
 }
 
-/// The buffers of h_max's compact form (no numeric propositions).
-struct CompactBuffers<'a> {
+/// The queue's propagation on a task without numeric propositions, apart
+/// from the general loop in [`Exploration::run`]: with fewer live values
+/// its hot loop keeps them in registers (A* with h_max on Puzznic: 5 %
+/// faster). Nothing is released there, so costs are popped in
+/// non-decreasing order.
+struct Propagation<'a> {
+    rt: &'a RelaxedTask,
+    goal: u32,
+    stop_at_goal: bool,
     prop_cost: &'a mut [Cost],
     supporter: &'a mut [u32],
-    unsatisfied: &'a mut [u32],
-    max_pre_cost: &'a mut [Cost],
     queue: &'a mut CostQueue,
 }
 
-impl CompactBuffers<'_> {
-    /// The queue's propagation for h_max without numeric propositions,
-    /// apart from the general loop in [`Exploration::run`]: with fewer
-    /// live values its hot loop keeps them in registers (5 % faster on
-    /// Puzznic A* with h_max). Costs are popped in non-decreasing order,
-    /// so an operator's costliest precondition is the last one reached.
-    /// Returns the goal's cost.
+impl Propagation<'_> {
+    /// Runs the queue dry (or until the goal is settled, with
+    /// `stop_at_goal`); `reached(o, c)` records that a precondition of
+    /// relaxed operator `o` was reached at cost `c` and returns the
+    /// operator's precondition cost once all are. Returns the goal's cost.
     #[inline(never)]
-    fn settle(
+    fn run(
         self,
-        rt: &RelaxedTask,
-        goal: u32,
-        stop_at_goal: bool,
         cost: &impl Fn(u32) -> Cost,
+        mut reached: impl FnMut(u32, Cost) -> Option<Cost>,
     ) -> Cost {
-        let CompactBuffers {
+        let Propagation {
+            rt,
+            goal,
+            stop_at_goal,
             prop_cost,
             supporter,
-            unsatisfied,
-            max_pre_cost,
             queue,
         } = self;
         while let Some((c, p)) = queue.pop() {
@@ -658,11 +685,8 @@ impl CompactBuffers<'_> {
                 return c;
             }
             for &o in rt.precondition_of.get(p) {
-                let left = &mut unsatisfied[o as usize];
-                *left -= 1;
-                if *left == 0 {
-                    max_pre_cost[o as usize] = c;
-                    let total = c.saturating_add(cost(o));
+                if let Some(pre_cost) = reached(o, c) {
+                    let total = pre_cost.saturating_add(cost(o));
                     for &e in rt.eff(o) {
                         reach(prop_cost, supporter, queue, e, total, o);
                     }
