@@ -354,6 +354,23 @@ struct OpState {
     pre_cost: u32,
 }
 
+impl OpState {
+    /// Records a precondition reached at cost `c` (combined by max with
+    /// `MAX`, else summed); the operator's precondition cost once every
+    /// precondition is reached.
+    #[inline(always)]
+    fn precondition_reached<const MAX: bool>(&mut self, c: Cost) -> Option<Cost> {
+        let c = u32::try_from(c).unwrap_or(u32::MAX);
+        self.pre_cost = if MAX {
+            self.pre_cost.max(c)
+        } else {
+            self.pre_cost.saturating_add(c)
+        };
+        self.unsatisfied -= 1;
+        (self.unsatisfied == 0).then_some(Cost::from(self.pre_cost))
+    }
+}
+
 /// Generalised Dijkstra over the relaxed task (h_max / h_add costs of all
 /// propositions and their best supporters).
 #[derive(Clone, Debug)]
@@ -560,12 +577,7 @@ impl Exploration {
         }
         if !MAX && nr.conditions.is_empty() {
             return classical.run(&cost, |o, c| {
-                let op = &mut op_state[o as usize];
-                op.pre_cost = op
-                    .pre_cost
-                    .saturating_add(u32::try_from(c).unwrap_or(u32::MAX));
-                op.unsatisfied -= 1;
-                (op.unsatisfied == 0).then_some(Cost::from(op.pre_cost))
+                op_state[o as usize].precondition_reached::<MAX>(c)
             });
         }
         let Propagation {
@@ -587,15 +599,7 @@ impl Exploration {
                     return c;
                 }
                 for &o in rt.precondition_of.get(p) {
-                    let op = &mut op_state[o as usize];
-                    let c = u32::try_from(c).unwrap_or(u32::MAX);
-                    op.pre_cost = if MAX {
-                        op.pre_cost.max(c)
-                    } else {
-                        op.pre_cost.saturating_add(c)
-                    };
-                    op.unsatisfied -= 1;
-                    let triggered = (op.unsatisfied == 0).then_some(Cost::from(op.pre_cost));
+                    let triggered = op_state[o as usize].precondition_reached::<MAX>(c);
                     if let Some(pre_cost) = triggered {
                         let op_cost = cost(o);
                         let total = pre_cost.saturating_add(op_cost);
