@@ -237,15 +237,11 @@ impl Heuristic for LmCut {
             // Cut: forwards from the state through supporters.
             self.stack.clear();
             self.cut.clear();
-            for (w, &word) in state.facts.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let p = (w * 64) as u32 + bits.trailing_zeros();
-                    bits &= bits - 1;
-                    if (p as usize) < self.relaxed.facts && self.zone[p as usize] != round {
-                        self.reached[p as usize] = round;
-                        self.stack.push(p);
-                    }
+            let facts = self.relaxed.facts;
+            for p in true_facts(state.facts).take_while(|&p| (p as usize) < facts) {
+                if self.zone[p as usize] != round {
+                    self.reached[p as usize] = round;
+                    self.stack.push(p);
                 }
             }
             let true_prop = self.relaxed.true_prop();
