@@ -91,56 +91,39 @@ impl LmCut {
         }
     }
 
-    #[inline]
-    fn cost(&self, o: u32) -> Cost {
-        self.relaxed.ops[o as usize]
-            .origin
-            .map_or(0, |x| self.remaining[x as usize])
-    }
-
-    /// Lowers the effects of `o`, whose costliest precondition costs
-    /// `pre_cost`, to `pre_cost + cost(o)`.
-    fn lower_effects(&mut self, o: u32, pre_cost: Cost) {
-        let target = pre_cost.saturating_add(self.cost(o));
-        for j in 0..self.relaxed.eff(o).len() {
-            let e = self.relaxed.eff(o)[j];
-            self.lower(e, target);
-        }
-    }
-
-    #[inline]
-    fn lower(&mut self, p: u32, cost: Cost) {
-        if cost < self.prop_cost[p as usize] {
-            self.prop_cost[p as usize] = cost;
-            self.queue.push(cost, p);
-        }
-    }
-
     /// Full h_max exploration from the state.
     fn first_exploration(&mut self, facts: &[u64]) {
-        let facts_n = self.relaxed.facts;
-        self.prop_cost.fill(INFINITE);
-        self.queue.clear();
-        for (o, op) in self.relaxed.ops.iter().enumerate() {
-            self.unsatisfied[o] = op.pre.1 - op.pre.0;
+        // Slices, not the vectors, so that their addresses stay in
+        // registers across the queue's pushes (as in the relaxation's
+        // exploration).
+        let rt = &self.relaxed;
+        let remaining = self.remaining.as_slice();
+        let prop_cost = self.prop_cost.as_mut_slice();
+        let unsatisfied = self.unsatisfied.as_mut_slice();
+        let supporter = self.supporter.as_mut_slice();
+        let supporter_cost = self.supporter_cost.as_mut_slice();
+        let queue = &mut self.queue;
+        prop_cost.fill(INFINITE);
+        queue.clear();
+        for (o, op) in rt.ops.iter().enumerate() {
+            unsatisfied[o] = op.pre.1 - op.pre.0;
         }
-        for p in true_facts(facts).take_while(|&p| (p as usize) < facts_n) {
-            self.lower(p, 0);
+        for p in true_facts(facts).take_while(|&p| (p as usize) < rt.facts) {
+            lower(prop_cost, queue, p, 0);
         }
-        self.lower(self.relaxed.true_prop(), 0);
-        while let Some((c, p)) = self.queue.pop() {
-            if c > self.prop_cost[p as usize] {
+        lower(prop_cost, queue, rt.true_prop(), 0);
+        while let Some((c, p)) = queue.pop() {
+            if c > prop_cost[p as usize] {
                 continue;
             }
-            for i in 0..self.relaxed.precondition_of.get(p).len() {
-                let o = self.relaxed.precondition_of.get(p)[i];
+            for &o in rt.precondition_of.get(p) {
                 let oi = o as usize;
-                self.unsatisfied[oi] -= 1;
-                if self.unsatisfied[oi] == 0 {
+                unsatisfied[oi] -= 1;
+                if unsatisfied[oi] == 0 {
                     // Popped last, so a costliest precondition.
-                    self.supporter[oi] = p;
-                    self.supporter_cost[oi] = c;
-                    self.lower_effects(o, c);
+                    supporter[oi] = p;
+                    supporter_cost[oi] = c;
+                    lower_effects(rt, remaining, prop_cost, queue, o, c);
                 }
             }
         }
@@ -148,46 +131,129 @@ impl LmCut {
 
     /// Updates h_max after the operators in `changed` became cheaper.
     fn incremental_exploration(&mut self) {
-        self.queue.clear();
-        for k in 0..self.changed.len() {
-            let x = self.changed[k];
-            for i in 0..self.pieces.get(x).len() {
-                let o = self.pieces.get(x)[i];
-                if self.unsatisfied[o as usize] != 0 {
-                    continue;
+        let rt = &self.relaxed;
+        let remaining = self.remaining.as_slice();
+        let prop_cost = self.prop_cost.as_mut_slice();
+        let unsatisfied = self.unsatisfied.as_slice();
+        let supporter = self.supporter.as_mut_slice();
+        let supporter_cost = self.supporter_cost.as_mut_slice();
+        let queue = &mut self.queue;
+        queue.clear();
+        for &x in &self.changed {
+            for &o in self.pieces.get(x) {
+                if unsatisfied[o as usize] == 0 {
+                    let pre_cost = supporter_cost[o as usize];
+                    lower_effects(rt, remaining, prop_cost, queue, o, pre_cost);
                 }
-                self.lower_effects(o, self.supporter_cost[o as usize]);
             }
         }
-        while let Some((c, p)) = self.queue.pop() {
-            if c > self.prop_cost[p as usize] {
+        while let Some((c, p)) = queue.pop() {
+            if c > prop_cost[p as usize] {
                 continue;
             }
-            for i in 0..self.relaxed.precondition_of.get(p).len() {
-                let o = self.relaxed.precondition_of.get(p)[i];
+            for &o in rt.precondition_of.get(p) {
                 let oi = o as usize;
-                if self.unsatisfied[oi] != 0
-                    || self.supporter[oi] != p
-                    || self.supporter_cost[oi] <= c
-                {
+                if unsatisfied[oi] != 0 || supporter[oi] != p || supporter_cost[oi] <= c {
                     continue;
                 }
                 // The supporter got cheaper: the costliest precondition may change.
-                let old = self.supporter_cost[oi];
+                let old = supporter_cost[oi];
                 let (mut best, mut best_cost) = (p, c);
-                for &q in self.relaxed.pre(o) {
-                    if self.prop_cost[q as usize] > best_cost {
+                for &q in rt.pre(o) {
+                    if prop_cost[q as usize] > best_cost {
                         best = q;
-                        best_cost = self.prop_cost[q as usize];
+                        best_cost = prop_cost[q as usize];
                     }
                 }
-                self.supporter[oi] = best;
-                self.supporter_cost[oi] = best_cost;
+                supporter[oi] = best;
+                supporter_cost[oi] = best_cost;
                 if best_cost != old {
-                    self.lower_effects(o, best_cost);
+                    lower_effects(rt, remaining, prop_cost, queue, o, best_cost);
                 }
             }
         }
+    }
+
+    /// One round: finds the cut between the state and the goal zone,
+    /// charges its cheapest cost to its operators (listed in `changed`),
+    /// updates h_max and returns that cost; `None` if there is no cut of
+    /// positive finite cost (which a consistent exploration never gives).
+    fn cut_round(&mut self, facts: &[u64], round: u32) -> Option<Cost> {
+        let rt = &self.relaxed;
+        let remaining = self.remaining.as_mut_slice();
+        let unsatisfied = self.unsatisfied.as_slice();
+        let supporter = self.supporter.as_slice();
+        let zone = self.zone.as_mut_slice();
+        let reached = self.reached.as_mut_slice();
+        let in_cut = self.in_cut.as_mut_slice();
+        let (stack, cut) = (&mut self.stack, &mut self.cut);
+        // Goal zone: backwards from the goal through zero-cost operators.
+        let goal = rt.goal_prop();
+        stack.clear();
+        zone[goal as usize] = round;
+        stack.push(goal);
+        while let Some(p) = stack.pop() {
+            for &o in rt.achievers.get(p) {
+                if unsatisfied[o as usize] != 0 || cost(rt, remaining, o) != 0 {
+                    continue;
+                }
+                let q = supporter[o as usize];
+                if zone[q as usize] != round {
+                    zone[q as usize] = round;
+                    stack.push(q);
+                }
+            }
+        }
+        // Cut: forwards from the state through supporters.
+        stack.clear();
+        cut.clear();
+        for p in true_facts(facts).take_while(|&p| (p as usize) < rt.facts) {
+            if zone[p as usize] != round {
+                reached[p as usize] = round;
+                stack.push(p);
+            }
+        }
+        let true_prop = rt.true_prop();
+        reached[true_prop as usize] = round;
+        stack.push(true_prop);
+        while let Some(p) = stack.pop() {
+            for &o in rt.precondition_of.get(p) {
+                if unsatisfied[o as usize] != 0 || supporter[o as usize] != p {
+                    continue;
+                }
+                for &e in rt.eff(o) {
+                    if zone[e as usize] == round {
+                        if in_cut[o as usize] != round {
+                            in_cut[o as usize] = round;
+                            cut.push(o);
+                        }
+                    } else if reached[e as usize] != round {
+                        reached[e as usize] = round;
+                        stack.push(e);
+                    }
+                }
+            }
+        }
+        let cut_cost = cut
+            .iter()
+            .map(|&o| cost(rt, remaining, o))
+            .min()
+            .unwrap_or(0);
+        if cut_cost == 0 || cut_cost == INFINITE {
+            return None;
+        }
+        self.changed.clear();
+        for &o in cut.iter() {
+            if let Some(x) = rt.ops[o as usize].origin
+                && self.charged[x as usize] != round
+            {
+                self.charged[x as usize] = round;
+                remaining[x as usize] -= cut_cost;
+                self.changed.push(x);
+            }
+        }
+        self.incremental_exploration();
+        Some(cut_cost)
     }
 
     fn next_round(&mut self) {
@@ -199,6 +265,39 @@ impl LmCut {
             self.charged.fill(0);
             self.round = 1;
         }
+    }
+}
+
+/// The remaining cost of relaxed operator `o` (its task operator's).
+#[inline]
+fn cost(rt: &RelaxedTask, remaining: &[Cost], o: u32) -> Cost {
+    rt.ops[o as usize]
+        .origin
+        .map_or(0, |x| remaining[x as usize])
+}
+
+/// Lowers the effects of `o`, whose costliest precondition costs
+/// `pre_cost`, to `pre_cost + cost(o)`.
+#[inline]
+fn lower_effects(
+    rt: &RelaxedTask,
+    remaining: &[Cost],
+    prop_cost: &mut [Cost],
+    queue: &mut CostQueue,
+    o: u32,
+    pre_cost: Cost,
+) {
+    let target = pre_cost.saturating_add(cost(rt, remaining, o));
+    for &e in rt.eff(o) {
+        lower(prop_cost, queue, e, target);
+    }
+}
+
+#[inline]
+fn lower(prop_cost: &mut [Cost], queue: &mut CostQueue, p: u32, cost: Cost) {
+    if cost < prop_cost[p as usize] {
+        prop_cost[p as usize] = cost;
+        queue.push(cost, p);
     }
 }
 
@@ -217,71 +316,12 @@ impl Heuristic for LmCut {
         let mut h: Cost = 0;
         while self.prop_cost[goal as usize] != 0 {
             self.next_round();
-            let round = self.round;
-            // Goal zone: backwards from the goal through zero-cost operators.
-            self.stack.clear();
-            self.zone[goal as usize] = round;
-            self.stack.push(goal);
-            while let Some(p) = self.stack.pop() {
-                for &o in self.relaxed.achievers.get(p) {
-                    if self.unsatisfied[o as usize] != 0 || self.cost(o) != 0 {
-                        continue;
-                    }
-                    let q = self.supporter[o as usize];
-                    if self.zone[q as usize] != round {
-                        self.zone[q as usize] = round;
-                        self.stack.push(q);
-                    }
-                }
-            }
-            // Cut: forwards from the state through supporters.
-            self.stack.clear();
-            self.cut.clear();
-            let facts = self.relaxed.facts;
-            for p in true_facts(state.facts).take_while(|&p| (p as usize) < facts) {
-                if self.zone[p as usize] != round {
-                    self.reached[p as usize] = round;
-                    self.stack.push(p);
-                }
-            }
-            let true_prop = self.relaxed.true_prop();
-            self.reached[true_prop as usize] = round;
-            self.stack.push(true_prop);
-            while let Some(p) = self.stack.pop() {
-                for &o in self.relaxed.precondition_of.get(p) {
-                    if self.unsatisfied[o as usize] != 0 || self.supporter[o as usize] != p {
-                        continue;
-                    }
-                    for &e in self.relaxed.eff(o) {
-                        if self.zone[e as usize] == round {
-                            if self.in_cut[o as usize] != round {
-                                self.in_cut[o as usize] = round;
-                                self.cut.push(o);
-                            }
-                        } else if self.reached[e as usize] != round {
-                            self.reached[e as usize] = round;
-                            self.stack.push(e);
-                        }
-                    }
-                }
-            }
-            let cut_cost = self.cut.iter().map(|&o| self.cost(o)).min().unwrap_or(0);
-            if cut_cost == 0 || cut_cost == INFINITE {
-                // Cannot happen for a consistent exploration; stop rather than loop.
+            // No cut of positive finite cost cannot happen for a
+            // consistent exploration; stop rather than loop.
+            let Some(cut_cost) = self.cut_round(state.facts, self.round) else {
                 break;
-            }
+            };
             h = h.saturating_add(cut_cost);
-            self.changed.clear();
-            for i in 0..self.cut.len() {
-                if let Some(x) = self.relaxed.ops[self.cut[i] as usize].origin
-                    && self.charged[x as usize] != round
-                {
-                    self.charged[x as usize] = round;
-                    self.remaining[x as usize] -= cut_cost;
-                    self.changed.push(x);
-                }
-            }
-            self.incremental_exploration();
         }
         Some(h)
     }
