@@ -129,20 +129,19 @@ fn evaluate_packed(
 }
 
 /// Runs `search` on `heuristic`, with a [`ParallelEvaluation`] when
-/// there is one to give: `start_after` is `Some`, the heuristic has a
-/// [`Heuristic::fork`] and the machine has two or more cores. The helper
-/// thread may start once the search has made `start_after` evaluations
-/// (see [`MIN_EVALUATION_TIME`]), and has ended when this returns.
+/// `start_after` is `Some`. Its helper thread may start once the search
+/// has made `start_after` evaluations (see [`MIN_EVALUATION_TIME`]), if
+/// the heuristic has a [`Heuristic::fork`] and the machine has two or
+/// more cores (both looked at only then: the core count reads cgroup
+/// files, which costs about a tenth of a millisecond, as much as a small
+/// search), and has ended when this returns.
 pub fn with_parallel_evaluation<R>(
     layout: &StateLayout,
     start_after: Option<u64>,
     heuristic: &mut dyn Heuristic,
     search: impl FnOnce(&mut dyn Heuristic, Option<&mut ParallelEvaluation<'_, '_>>) -> R,
 ) -> R {
-    let fork = start_after
-        .filter(|_| available_cores() >= 2)
-        .and_then(|_| heuristic.fork());
-    let (Some(start_after), Some(fork)) = (start_after, fork) else {
+    let Some(start_after) = start_after else {
         return search(heuristic, None);
     };
     let shared = Shared {
@@ -157,7 +156,7 @@ pub fn with_parallel_evaluation<R>(
         let mut parallel = ParallelEvaluation {
             scope,
             shared: &shared,
-            spare: Some(fork),
+            declined: false,
             layout: layout.clone(),
             helper: None,
             pending: Vec::new(),
@@ -182,8 +181,8 @@ pub fn with_parallel_evaluation<R>(
 pub struct ParallelEvaluation<'scope, 'env> {
     scope: &'scope Scope<'scope, 'env>,
     shared: &'env Shared,
-    /// The helper's heuristic until the helper starts.
-    spare: Option<Box<dyn Heuristic + Send>>,
+    /// No helper will start (the heuristic has no fork, or one core).
+    declined: bool,
     layout: StateLayout,
     helper: Option<ScopedJoinHandle<'scope, ()>>,
     /// The batch's states.
@@ -222,12 +221,8 @@ impl ParallelEvaluation<'_, '_> {
         }
     }
 
-    /// Opens a batch to the helper, if it runs (deciding whether to
-    /// start it when due).
+    /// Opens a batch to the helper, if it runs.
     fn open_batch(&mut self) {
-        if self.helper.is_none() && self.evaluations >= self.next_check {
-            self.decide_start();
-        }
         if self.helper.is_none() {
             return;
         }
@@ -329,6 +324,9 @@ impl ParallelEvaluation<'_, '_> {
         self.window += started.elapsed();
         self.window_evaluations += own as u64;
         self.pending.clear();
+        if self.helper.is_none() && !self.declined && self.evaluations >= self.next_check {
+            self.decide_start(heuristic);
+        }
     }
 
     /// Moves the helper's values of the current batch into `values`
@@ -351,10 +349,10 @@ impl ParallelEvaluation<'_, '_> {
         taken
     }
 
-    /// Starts the helper if this thread's evaluations since the last
-    /// decision took [`MIN_EVALUATION_TIME`] on average; otherwise decides
-    /// again after as many more.
-    fn decide_start(&mut self) {
+    /// Starts the helper with a fork of `heuristic` if this thread's
+    /// evaluations since the last decision took [`MIN_EVALUATION_TIME`] on
+    /// average; otherwise decides again after as many more.
+    fn decide_start(&mut self, heuristic: &dyn Heuristic) {
         let average = self.window / self.window_evaluations.max(1) as u32;
         self.average = average;
         let interval = self.next_check.max(EVALUATIONS_BEFORE_HELPER);
@@ -365,7 +363,9 @@ impl ParallelEvaluation<'_, '_> {
         if !slow_enough {
             return;
         }
-        let Some(heuristic) = self.spare.take() else {
+        let fork = (available_cores() >= 2).then(|| heuristic.fork()).flatten();
+        let Some(heuristic) = fork else {
+            self.declined = true;
             return;
         };
         let shared = self.shared;
