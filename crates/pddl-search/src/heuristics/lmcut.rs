@@ -316,8 +316,8 @@ impl Heuristic for LmCut {
         let mut h: Cost = 0;
         while self.prop_cost[goal as usize] != 0 {
             self.next_round();
-            // No cut of positive finite cost cannot happen for a
-            // consistent exploration; stop rather than loop.
+            // A consistent exploration always has a cut of positive
+            // finite cost; without one, stop rather than loop.
             let Some(cut_cost) = self.cut_round(state.facts, self.round) else {
                 break;
             };

@@ -564,22 +564,24 @@ impl Exploration {
             supporter,
             queue,
         };
-        if compact {
-            // The last precondition reached is the costliest.
-            return classical.run(&cost, |o, c| {
-                let left = &mut unsatisfied[o as usize];
-                *left -= 1;
-                (*left == 0).then(|| {
-                    max_pre_cost[o as usize] = c;
-                    c
+        if nr.conditions.is_empty() {
+            return if compact {
+                // The last precondition reached is the costliest.
+                classical.run(&cost, |o, c| {
+                    let left = &mut unsatisfied[o as usize];
+                    *left -= 1;
+                    (*left == 0).then(|| {
+                        max_pre_cost[o as usize] = c;
+                        c
+                    })
                 })
-            });
+            } else {
+                classical.run(&cost, |o, c| {
+                    op_state[o as usize].precondition_reached::<MAX>(c)
+                })
+            };
         }
-        if !MAX && nr.conditions.is_empty() {
-            return classical.run(&cost, |o, c| {
-                op_state[o as usize].precondition_reached::<MAX>(c)
-            });
-        }
+        // From here on the task has numeric propositions (never compact).
         let Propagation {
             prop_cost,
             supporter,

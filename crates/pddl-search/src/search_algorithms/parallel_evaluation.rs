@@ -168,7 +168,7 @@ pub fn with_parallel_evaluation<R>(
             window: Duration::ZERO,
             window_evaluations: 0,
             fluents: Vec::new(),
-            by_search: Vec::new(),
+            has_value: Vec::new(),
             average: Duration::ZERO,
         };
         search(heuristic, Some(&mut parallel))
@@ -203,7 +203,7 @@ pub struct ParallelEvaluation<'scope, 'env> {
     fluents: Vec<f64>,
     /// Per state of the batch: its value is in (evaluated on this thread
     /// or taken from the helper).
-    by_search: Vec<bool>,
+    has_value: Vec<bool>,
     /// Running average of this thread's evaluation time.
     average: Duration,
 }
@@ -286,12 +286,12 @@ impl ParallelEvaluation<'_, '_> {
         } else {
             self.open = false;
             let shared = self.shared;
-            self.by_search.clear();
-            self.by_search.resize(count, false);
+            self.has_value.clear();
+            self.has_value.resize(count, false);
             while let Some(i) = shared.claim(self.batch, count) {
                 let packed = &self.pending[i * words..(i + 1) * words];
                 values[i] = evaluate_packed(heuristic, &self.layout, packed, &mut self.fluents);
-                self.by_search[i] = true;
+                self.has_value[i] = true;
                 own += 1;
             }
             if own > 0 {
@@ -313,7 +313,7 @@ impl ParallelEvaluation<'_, '_> {
                 for ((value, packed), _) in values
                     .iter_mut()
                     .zip(states)
-                    .zip(&self.by_search)
+                    .zip(&self.has_value)
                     .filter(|(_, taken)| !**taken)
                 {
                     *value = evaluate_packed(heuristic, &self.layout, packed, &mut self.fluents);
@@ -340,9 +340,9 @@ impl ParallelEvaluation<'_, '_> {
         };
         let mut taken = 0;
         for (batch, i, value) in helper_values.drain(..) {
-            if batch == self.batch && !self.by_search[i] {
+            if batch == self.batch && !self.has_value[i] {
                 values[i] = value;
-                self.by_search[i] = true;
+                self.has_value[i] = true;
                 taken += 1;
             }
         }
@@ -538,7 +538,7 @@ mod tests {
             Some(start_after),
             heuristic,
             |heuristic, parallel| {
-                let parallel = parallel.expect("a helper on two cores");
+                let parallel = parallel.expect("parallel evaluation with a start_after");
                 let mut out = Vec::new();
                 for batch in &batches {
                     for packed in batch {
