@@ -228,7 +228,8 @@ fn astar_params(weight: f64, bound: Cost) -> EagerParams {
 
 /// Eager search with one heuristic and a tie-breaking open list, its
 /// evaluations on two threads where `parallel_evaluation` allows
-/// ([`SearchOptions::parallel_evaluation`]).
+/// ([`SearchOptions::parallel_evaluation`]) and no other search holds the
+/// second core ([`Monitor::second_core_taken`]).
 fn eager_one_heuristic(
     space: &mut StateSpace<'_>,
     heuristic: &mut dyn heuristics::Heuristic,
@@ -237,10 +238,17 @@ fn eager_one_heuristic(
     monitor: &mut Monitor<'_>,
 ) -> IterationResult {
     let layout = space.layout.clone();
-    with_parallel_evaluation(&layout, parallel_evaluation, heuristic, |h, parallel| {
-        let open = TieBreakingOpenList::new(false);
-        eager::run(space, &mut [h], params, open, monitor, parallel)
-    })
+    let second_core_taken = monitor.second_core_taken();
+    with_parallel_evaluation(
+        &layout,
+        parallel_evaluation,
+        second_core_taken,
+        heuristic,
+        |h, parallel| {
+            let open = TieBreakingOpenList::new(false);
+            eager::run(space, &mut [h], params, open, monitor, parallel)
+        },
+    )
 }
 
 /// Runs the configured engine once.

@@ -243,8 +243,9 @@ pub struct SearchOptions {
     /// (on machines with two or more cores;
     /// [`crate::search_algorithms::parallel_evaluation`]). The search,
     /// plans and counts are those of one thread; only the wall time
-    /// changes. `None` evaluates on the search's thread only, as do turns
-    /// that run beside a background last turn.
+    /// changes. `None` evaluates on the search's thread only. Turns that
+    /// run beside a background last turn start their helper only once
+    /// that turn has ended.
     pub parallel_evaluation: Option<u64>,
 }
 

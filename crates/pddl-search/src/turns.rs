@@ -42,13 +42,13 @@ pub(crate) fn first_search(
         return run_engine(space, options, monitor);
     };
     if let Some(delay) = options.background_last_turn {
-        // The second core goes to the last turn, not to evaluation.
-        let alone = |turn: &SearchOptions| SearchOptions {
+        // The second core goes to the last turn; the first turns evaluate
+        // on it only once the last turn has ended (its plan waiting).
+        let last = SearchOptions {
             parallel_evaluation: None,
-            ..turn.clone()
+            ..last
         };
-        let first: Vec<SearchOptions> = first.iter().map(alone).collect();
-        return with_background_last_turn(space, &first, &alone(&last), delay, options, monitor);
+        return with_background_last_turn(space, &first, &last, delay, options, monitor);
     }
     if let Some(result) = run_first_turns(space, &first, options.fallback_evaluations, monitor) {
         return result;
@@ -165,6 +165,8 @@ fn with_background_last_turn(
 ) -> IterationResult {
     let task = space.task;
     let stop = AtomicBool::new(false);
+    // Set until the background search ends (or never starts).
+    let background_running = AtomicBool::new(true);
     let (foreground_share, background_share) = MemoryShare::pair();
     let (sender, progress) = sync_channel(PROGRESS_BACKLOG);
     let deadline = monitor.deadline();
@@ -187,6 +189,7 @@ fn with_background_last_turn(
                 let mut monitor = Monitor::new(time_limit, memory_limit, &stop, &mut observer);
                 monitor.share_memory(Some(background_share));
                 let result = run_engine(&mut space, last, &mut monitor);
+                background_running.store(false, Ordering::Release);
                 monitor.release_shared_memory();
                 BackgroundOutcome {
                     shared_memory_limit: monitor.memory_limit_shared(),
@@ -204,6 +207,7 @@ fn with_background_last_turn(
         let (decided, first_turns_memory_limit) = {
             let mut part = monitor.part();
             part.share_memory(Some(foreground_share));
+            part.share_second_core(Some(&background_running));
             part.set_alarm(delay, Box::new(launch));
             let decided = run_first_turns(space, first, options.fallback_evaluations, &mut part);
             part.release_shared_memory();

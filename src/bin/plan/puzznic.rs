@@ -102,9 +102,10 @@ pub enum PuzznicCommand {
         no_symmetry: bool,
         /// Threads to use: with 2 (the default, on machines with two or
         /// more cores) the novelty turn starts on a second thread after
-        /// 0.1 s, beside weighted A*, and --optimal's A* evaluates new
-        /// boards on both threads; same plans and counts, sooner. 1 keeps
-        /// to one thread.
+        /// 0.1 s, beside weighted A* (which evaluates on both threads once
+        /// that turn has ended), and --optimal's A* evaluates new boards
+        /// on both threads; same plans and counts, sooner. 1 keeps to one
+        /// thread.
         #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
         threads: u8,
         /// No search progress on standard error.

@@ -47,9 +47,9 @@ pub struct SolveArgs {
     /// cores) the default's last fallback turn (greedy search with
     /// novelty) starts on a second thread once the search has run 0.1 s,
     /// beside the first turns, and A* and weighted A* (--optimal, the
-    /// improvement restarts) evaluate new states on both threads after
-    /// 1 000 evaluations; same plans and counts, sooner. 1 keeps to one
-    /// thread.
+    /// improvement restarts, a first turn once the last one has ended)
+    /// evaluate new states on both threads after 1 000 evaluations; same
+    /// plans and counts, sooner. 1 keeps to one thread.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub threads: u8,
     /// Stop after this many seconds (parsing and grounding included).

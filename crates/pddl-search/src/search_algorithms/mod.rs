@@ -205,6 +205,8 @@ pub struct Monitor<'a> {
     /// counted (see [`MemoryShare`]).
     memory_limit_shared: bool,
     alarm: Option<Alarm<'a>>,
+    /// Set while another search of the process holds the second core.
+    second_core_taken: Option<&'a AtomicBool>,
 }
 
 /// A monitor's counters (see [`Monitor::part`]).
@@ -280,6 +282,7 @@ impl<'a> Monitor<'a> {
             memory_share: None,
             memory_limit_shared: false,
             alarm: None,
+            second_core_taken: None,
         }
     }
 
@@ -306,6 +309,7 @@ impl<'a> Monitor<'a> {
             memory_share: self.memory_share.clone(),
             memory_limit_shared: false,
             alarm: None,
+            second_core_taken: self.second_core_taken,
         }
     }
 
@@ -345,6 +349,17 @@ impl<'a> Monitor<'a> {
     /// estimates together from now on (`None`: this search's alone).
     pub fn share_memory(&mut self, share: Option<MemoryShare>) {
         self.memory_share = share;
+    }
+
+    /// Tells parallel evaluation that another search holds the second
+    /// core while `taken` is set (`None`: no other search).
+    pub(crate) fn share_second_core(&mut self, taken: Option<&'a AtomicBool>) {
+        self.second_core_taken = taken;
+    }
+
+    /// The flag set while another search holds the second core.
+    pub(crate) fn second_core_taken(&self) -> Option<&'a AtomicBool> {
+        self.second_core_taken
     }
 
     /// Whether the memory limit stopped the search while another search's

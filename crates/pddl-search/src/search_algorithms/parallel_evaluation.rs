@@ -20,10 +20,13 @@
 //! search's thread evaluates itself. The helper starts only once the
 //! search has made [`EVALUATIONS_BEFORE_HELPER`] evaluations that took
 //! [`MIN_EVALUATION_TIME`] on average: cheaper ones cost less than handing
-//! them over. Between batches it spins briefly (the next batch usually
-//! follows within tens of microseconds), then sleeps until woken.
+//! them over, and not while another search of the process holds the second
+//! core (the default's background last turn, see [`crate::turns`]): it
+//! starts once that search has ended. Between batches it spins briefly
+//! (the next batch usually follows within tens of microseconds), then
+//! sleeps until woken.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, Ordering::SeqCst};
 use std::sync::{Mutex, PoisonError, TryLockError};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
@@ -134,10 +137,12 @@ fn evaluate_packed(
 /// the heuristic has a [`Heuristic::fork`] and the machine has two or
 /// more cores (both looked at only then: the core count reads cgroup
 /// files, which costs about a tenth of a millisecond, as much as a small
-/// search), and has ended when this returns.
+/// search), and `second_core_taken` (another search's flag, set while it
+/// runs) is clear; it has ended when this returns.
 pub fn with_parallel_evaluation<R>(
     layout: &StateLayout,
     start_after: Option<u64>,
+    second_core_taken: Option<&AtomicBool>,
     heuristic: &mut dyn Heuristic,
     search: impl FnOnce(&mut dyn Heuristic, Option<&mut ParallelEvaluation<'_, '_>>) -> R,
 ) -> R {
@@ -156,6 +161,7 @@ pub fn with_parallel_evaluation<R>(
         let mut parallel = ParallelEvaluation {
             scope,
             shared: &shared,
+            second_core_taken,
             declined: false,
             layout: layout.clone(),
             helper: None,
@@ -181,6 +187,8 @@ pub fn with_parallel_evaluation<R>(
 pub struct ParallelEvaluation<'scope, 'env> {
     scope: &'scope Scope<'scope, 'env>,
     shared: &'env Shared,
+    /// Set while another search holds the second core.
+    second_core_taken: Option<&'env AtomicBool>,
     /// No helper will start (the heuristic has no fork, or one core).
     declined: bool,
     layout: StateLayout,
@@ -351,8 +359,18 @@ impl ParallelEvaluation<'_, '_> {
 
     /// Starts the helper with a fork of `heuristic` if this thread's
     /// evaluations since the last decision took [`MIN_EVALUATION_TIME`] on
-    /// average; otherwise decides again after as many more.
+    /// average; otherwise decides again after as many more. While another
+    /// search holds the second core, decides again after
+    /// [`EVALUATIONS_BEFORE_HELPER`] more (tens of milliseconds), so that
+    /// the helper starts soon after that search ends.
     fn decide_start(&mut self, heuristic: &dyn Heuristic) {
+        if self
+            .second_core_taken
+            .is_some_and(|taken| taken.load(Ordering::Acquire))
+        {
+            self.next_check = self.evaluations + EVALUATIONS_BEFORE_HELPER;
+            return;
+        }
         let average = self.window / self.window_evaluations.max(1) as u32;
         self.average = average;
         let interval = self.next_check.max(EVALUATIONS_BEFORE_HELPER);
@@ -530,17 +548,33 @@ mod tests {
     /// Evaluates 300 batches through a [`ParallelEvaluation`] whose helper
     /// may start after `start_after` evaluations: the values and states.
     fn run(heuristic: &mut SlowSum, start_after: u64) -> (Values, Batches) {
+        run_beside(heuristic, start_after, None)
+    }
+
+    /// [`run`] with `second_core_taken` set until batch `.1`, where it is
+    /// cleared.
+    fn run_beside(
+        heuristic: &mut SlowSum,
+        start_after: u64,
+        second_core_taken: Option<(&AtomicBool, usize)>,
+    ) -> (Values, Batches) {
         let task = TaskBuilder::new(12).build(&[], &[1]);
         let layout = StateLayout::new(&task);
         let batches = states(300, &layout);
         let values = with_parallel_evaluation(
             &layout,
             Some(start_after),
+            second_core_taken.map(|(taken, _)| taken),
             heuristic,
             |heuristic, parallel| {
                 let parallel = parallel.expect("parallel evaluation with a start_after");
                 let mut out = Vec::new();
-                for batch in &batches {
+                for (b, batch) in batches.iter().enumerate() {
+                    if let Some((taken, clear_at)) = second_core_taken
+                        && b == clear_at
+                    {
+                        taken.store(false, SeqCst);
+                    }
                     for packed in batch {
                         parallel.push(packed);
                     }
@@ -581,6 +615,37 @@ mod tests {
         assert!(
             heuristic.by_helper.load(SeqCst) > 0,
             "the helper evaluated nothing"
+        );
+    }
+
+    #[test]
+    fn the_helper_waits_while_another_search_holds_the_second_core() {
+        if !two_cores() {
+            return;
+        }
+        // Taken for the first 200 batches (about 900 evaluations, well
+        // past `start_after`), then free: the helper starts later.
+        let taken = AtomicBool::new(true);
+        let mut heuristic = SlowSum::new(false, Duration::from_micros(20));
+        let task = TaskBuilder::new(12).build(&[], &[1]);
+        let layout = StateLayout::new(&task);
+        let early: usize = states(200, &layout).iter().map(Vec::len).sum();
+        assert!(early > 100, "the flag must be set past start_after");
+        let (values, batches) = run_beside(&mut heuristic, 100, Some((&taken, 200)));
+        assert_values(&values, &batches);
+        assert!(
+            heuristic.by_helper.load(SeqCst) > 0,
+            "the helper never started"
+        );
+        // Taken throughout: the helper never starts.
+        let mut waiting = SlowSum::new(false, Duration::from_micros(20));
+        let never = AtomicBool::new(true);
+        let (values, batches) = run_beside(&mut waiting, 100, Some((&never, usize::MAX)));
+        assert_values(&values, &batches);
+        assert_eq!(
+            waiting.by_helper.load(SeqCst),
+            0,
+            "the helper started while the second core was taken"
         );
     }
 
