@@ -196,8 +196,9 @@ pub struct SearchOptions {
     /// Improve a plan that is not proven optimal: weighted A* restarts
     /// bounded by the best cost (as with `anytime`, but within a budget of
     /// heuristic evaluations as large as the first search's, so results
-    /// stay deterministic), and loop removal and greedy action
-    /// elimination on every plan found ([`crate::plan_improvement`]).
+    /// stay deterministic), loop removal and greedy action elimination on
+    /// every plan found, and a search of the final plan's neighbourhood
+    /// ([`crate::plan_improvement`]).
     pub improve_plans: bool,
     /// Treat states that differ only by a permutation of interchangeable
     /// objects as one state ([`crate::symmetry`]).
