@@ -157,6 +157,11 @@ pub fn improve_plan(
 /// ms of CPU time with the budget alone; with this cap, 58 against 58).
 const MAX_EXPANSIONS_PER_STEP: usize = 64;
 
+/// The most memory a plan's neighbourhood may take (states and
+/// transitions): it is not counted against the memory limit, so it stays
+/// small beside it.
+const MAX_NEIGHBOURHOOD_BYTES: usize = 64 << 20;
+
 /// `plan` replaced by the cheapest plan through the states near it, while
 /// fewer than `budget` operator applications have been spent and `stop()`
 /// is false: the graph of states reached breadth-first from all of the
@@ -179,7 +184,7 @@ pub fn shorten_through_neighbourhood(
     let mut work = 0u64;
     while work < budget && !stop() {
         let mut graph = Neighbourhood::new(states[0].len());
-        graph.explore(space, &states, limit, budget - work, &mut work);
+        graph.explore(space, &states, limit, budget - work, &mut work, stop);
         let cheaper = graph
             .cheapest_plan(space)
             .map(|operators| Plan {
@@ -210,11 +215,18 @@ fn plan_cost(space: &StateSpace<'_>, operators: &[OperatorId]) -> Cost {
         .fold(0 as Cost, Cost::saturating_add)
 }
 
+/// Expansions between two looks at the neighbourhood search's stop
+/// condition (a clock read).
+const STOP_CHECK_INTERVAL: usize = 1024;
+
+/// A transition: from, to, by which operator.
+type Edge = (StateId, StateId, OperatorId);
+
 /// States near a plan and the transitions between them.
 struct Neighbourhood {
     states: StateRegistry,
-    /// Transitions (from, to, operator), in the order found.
-    edges: Vec<(StateId, StateId, OperatorId)>,
+    /// Transitions, in the order found.
+    edges: Vec<Edge>,
     goals: Vec<StateId>,
     /// Every state reachable from the plan's was expanded.
     complete: bool,
@@ -243,7 +255,9 @@ impl Neighbourhood {
 
     /// Expands up to `limit` states breadth-first from the plan's
     /// `states` (the initial state is node 0), counting applications in
-    /// `work`, at most `budget` of them.
+    /// `work`, at most `budget` of them, within
+    /// [`MAX_NEIGHBOURHOOD_BYTES`], until `stop()` (asked every
+    /// [`STOP_CHECK_INTERVAL`] expansions).
     fn explore(
         &mut self,
         space: &mut StateSpace<'_>,
@@ -251,6 +265,7 @@ impl Neighbourhood {
         limit: usize,
         budget: u64,
         work: &mut u64,
+        stop: &dyn Fn() -> bool,
     ) {
         let mut queue = VecDeque::new();
         for state in states {
@@ -261,8 +276,13 @@ impl Neighbourhood {
         let (mut ops, mut next, mut state) = (Vec::new(), Vec::new(), Vec::new());
         let start = *work;
         let mut expanded = 0;
+        let state_bytes = states[0].len() * size_of::<u64>();
         while let Some(id) = queue.pop_front() {
-            if expanded == limit || *work - start >= budget {
+            let bytes = self.states.len() * state_bytes + self.edges.len() * size_of::<Edge>();
+            if expanded == limit || *work - start >= budget || bytes > MAX_NEIGHBOURHOOD_BYTES {
+                return;
+            }
+            if expanded % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 && stop() {
                 return;
             }
             expanded += 1;
