@@ -280,6 +280,20 @@ const NUMERIC: &[(&str, &str, u64)] = &[
     ("driverlog-numeric-automatic", "instance-13.pddl", 2_000),
 ];
 
+/// Gripper with 10 and 12 balls: the optimum (3n - 1 steps) is reached
+/// by the default only through the neighbourhood search on its final
+/// plan (without it: 31 and 39).
+#[test]
+fn default_configuration_shortens_plans_through_the_neighbourhood() {
+    let Some(dir) = benchmarks() else { return };
+    for (problem, optimum) in [("gripper/prob04.pddl", 29), ("gripper/prob05.pddl", 35)] {
+        let task = load(&dir, "gripper/domain.pddl", problem);
+        let r = solve_default(&task, Duration::from_secs(60), problem);
+        let cost = r.plan.map(|p| p.cost);
+        assert_eq!(cost, Some(optimum), "{problem}");
+    }
+}
+
 #[test]
 fn default_configuration_sees_numeric_conditions() {
     let Some(dir) = benchmarks() else { return };
