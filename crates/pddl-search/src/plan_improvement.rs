@@ -166,10 +166,12 @@ const MAX_NEIGHBOURHOOD_BYTES: usize = 64 << 20;
 /// fewer than `budget` operator applications have been spent and `stop()`
 /// is false: the graph of states reached breadth-first from all of the
 /// plan's states, expanding at most a limit of them, which starts at the
-/// plan's length and doubles, up to [`MAX_EXPANSIONS_PER_STEP`] times the
-/// plan's length, whenever the graph holds no cheaper plan. The result
-/// replays from the initial state by construction and costs at most as
-/// much as `plan`; a plan that does not replay is returned unchanged.
+/// plan's length; whenever the graph holds no cheaper plan the limit
+/// doubles (up to [`MAX_EXPANSIONS_PER_STEP`] times the plan's length) and
+/// the exploration goes on where it stopped; around a cheaper plan it
+/// starts afresh. The result replays from the initial state by
+/// construction and costs at most as much as `plan`; a plan that does not
+/// replay is returned unchanged.
 pub fn shorten_through_neighbourhood(
     space: &mut StateSpace<'_>,
     plan: &Plan,
@@ -182,9 +184,9 @@ pub fn shorten_through_neighbourhood(
     let mut best = plan.clone();
     let mut limit = best.operators.len().max(16);
     let mut work = 0u64;
+    let mut graph = Neighbourhood::new(space, &states);
     while work < budget && !stop() {
-        let mut graph = Neighbourhood::new(states[0].len());
-        graph.explore(space, &states, limit, budget - work, &mut work, stop);
+        graph.explore(space, limit, budget - work, &mut work, stop);
         let cheaper = graph
             .cheapest_plan(space)
             .map(|operators| Plan {
@@ -194,12 +196,14 @@ pub fn shorten_through_neighbourhood(
             .filter(|found| found.cost < best.cost);
         match cheaper.and_then(|found| Some((replay(space, &found.operators)?, found))) {
             Some((new_states, found)) => {
+                // Around the new plan, from scratch, with the same limit.
                 best = found;
                 states = new_states;
+                graph = Neighbourhood::new(space, &states);
             }
-            // Nothing cheaper within reach: look further, unless the
-            // whole reachable space was within reach already.
-            None if graph.complete => break,
+            // Nothing cheaper within reach: look further (the exploration
+            // goes on where it stopped), unless it cannot.
+            None if graph.complete || graph.full => break,
             None if limit >= best.operators.len() * MAX_EXPANSIONS_PER_STEP => break,
             None => limit = limit.saturating_mul(2),
         }
@@ -222,25 +226,47 @@ const STOP_CHECK_INTERVAL: usize = 1024;
 /// A transition: from, to, by which operator.
 type Edge = (StateId, StateId, OperatorId);
 
-/// States near a plan and the transitions between them.
+/// States near a plan and the transitions between them, explored
+/// breadth-first from all of the plan's states.
 struct Neighbourhood {
     states: StateRegistry,
+    /// Words per packed state.
+    words: usize,
     /// Transitions, in the order found.
     edges: Vec<Edge>,
     goals: Vec<StateId>,
+    /// States reached and not yet expanded, in breadth-first order.
+    queue: VecDeque<StateId>,
+    expanded: usize,
     /// Every state reachable from the plan's was expanded.
     complete: bool,
+    /// It cannot grow: [`MAX_NEIGHBOURHOOD_BYTES`] or the id space is
+    /// reached.
+    full: bool,
 }
 
 impl Neighbourhood {
-    /// An empty graph of states of `words` words.
-    fn new(words: usize) -> Self {
-        Neighbourhood {
-            states: StateRegistry::new(words),
+    /// The plan's `states`, none expanded yet (the initial state is node
+    /// 0).
+    fn new(space: &mut StateSpace<'_>, states: &[Vec<u64>]) -> Self {
+        let mut graph = Neighbourhood {
+            states: StateRegistry::new(states[0].len()),
+            words: states[0].len(),
             edges: Vec::new(),
             goals: Vec::new(),
+            queue: VecDeque::new(),
+            expanded: 0,
             complete: false,
+            full: false,
+        };
+        for state in states {
+            match graph.node(space, state) {
+                Some((id, true)) => graph.queue.push_back(id),
+                Some((_, false)) => {}
+                None => graph.full = true,
+            }
         }
+        graph
     }
 
     /// The node of `state`, added if new (`true` then); `None` when the
@@ -253,39 +279,35 @@ impl Neighbourhood {
         Some((id, new))
     }
 
-    /// Expands up to `limit` states breadth-first from the plan's
-    /// `states` (the initial state is node 0), counting applications in
-    /// `work`, at most `budget` of them, within
-    /// [`MAX_NEIGHBOURHOOD_BYTES`], until `stop()` (asked every
+    /// Goes on expanding states breadth-first until `limit` are expanded,
+    /// counting applications in `work`, at most `budget` more of them,
+    /// within [`MAX_NEIGHBOURHOOD_BYTES`], until `stop()` (asked every
     /// [`STOP_CHECK_INTERVAL`] expansions).
     fn explore(
         &mut self,
         space: &mut StateSpace<'_>,
-        states: &[Vec<u64>],
         limit: usize,
         budget: u64,
         work: &mut u64,
         stop: &dyn Fn() -> bool,
     ) {
-        let mut queue = VecDeque::new();
-        for state in states {
-            if let Some((id, true)) = self.node(space, state) {
-                queue.push_back(id);
-            }
-        }
         let (mut ops, mut next, mut state) = (Vec::new(), Vec::new(), Vec::new());
         let start = *work;
-        let mut expanded = 0;
-        let state_bytes = states[0].len() * size_of::<u64>();
-        while let Some(id) = queue.pop_front() {
+        let state_bytes = self.words * size_of::<u64>();
+        while let Some(&id) = self.queue.front() {
             let bytes = self.states.len() * state_bytes + self.edges.len() * size_of::<Edge>();
-            if expanded == limit || *work - start >= budget || bytes > MAX_NEIGHBOURHOOD_BYTES {
+            if bytes > MAX_NEIGHBOURHOOD_BYTES {
+                self.full = true;
                 return;
             }
-            if expanded % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 && stop() {
+            if self.expanded >= limit || *work - start >= budget {
                 return;
             }
-            expanded += 1;
+            if self.expanded % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 && stop() {
+                return;
+            }
+            self.queue.pop_front();
+            self.expanded += 1;
             state.clear();
             state.extend_from_slice(self.states.get(id));
             space.applicable(&state, &mut ops);
@@ -295,10 +317,11 @@ impl Neighbourhood {
                     continue;
                 }
                 let Some((to, new)) = self.node(space, &next) else {
+                    self.full = true;
                     return;
                 };
                 if new {
-                    queue.push_back(to);
+                    self.queue.push_back(to);
                 }
                 self.edges.push((id, to, op));
             }
