@@ -165,7 +165,8 @@ fn with_background_last_turn(
 ) -> IterationResult {
     let task = space.task;
     let stop = AtomicBool::new(false);
-    // Set until the background search ends (or never starts).
+    // Set from the start, cleared when the background search ends (left
+    // set if it never starts: then there is no second core to use).
     let background_running = AtomicBool::new(true);
     let (foreground_share, background_share) = MemoryShare::pair();
     let (sender, progress) = sync_channel(PROGRESS_BACKLOG);
