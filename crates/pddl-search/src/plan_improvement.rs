@@ -154,7 +154,8 @@ pub fn improve_plan(
 /// How many times its length the expansions of a plan's neighbourhood may
 /// grow to: beyond that, a plan that no near state shortens is left as it
 /// is (driverlog p04, whose plan nothing shortens, took 89 instead of 53
-/// ms of CPU time with the budget alone; with this cap, 58 against 58).
+/// ms of CPU time with the budget alone; with this cap, 50.8 against 49.9
+/// ms without any neighbourhood search).
 const MAX_EXPANSIONS_PER_STEP: usize = 64;
 
 /// The most memory a plan's neighbourhood may take (states and
