@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use hashbrown::HashMap;
 use pddl_ground::task::{Cost, OperatorId};
 
+use crate::heuristics::relaxation::Adjacency;
 use crate::result::Plan;
 use crate::state::{StateId, StateRegistry};
 use crate::successor::StateSpace;
@@ -144,11 +145,11 @@ pub fn improve_plan(
             None => i += 1,
         }
     }
-    let cost = plan_cost(space, &operators);
-    if cost > plan.cost || !space.is_goal(states.last().expect("a start state")) {
+    let shorter = Plan::new(space.task, operators);
+    if shorter.cost > plan.cost || !space.is_goal(states.last().expect("a start state")) {
         return plan.clone(); // cannot happen; the original is the safe answer
     }
-    Plan { operators, cost }
+    shorter
 }
 
 /// How many times its length the expansions of a plan's neighbourhood may
@@ -190,10 +191,7 @@ pub fn shorten_through_neighbourhood(
         graph.explore(space, limit, budget - work, &mut work, stop);
         let cheaper = graph
             .cheapest_plan(space)
-            .map(|operators| Plan {
-                cost: plan_cost(space, &operators),
-                operators,
-            })
+            .map(|operators| Plan::new(space.task, operators))
             .filter(|found| found.cost < best.cost);
         match cheaper.and_then(|found| Some((replay(space, &found.operators)?, found))) {
             Some((new_states, found)) => {
@@ -212,14 +210,6 @@ pub fn shorten_through_neighbourhood(
     best
 }
 
-/// The summed operator cost of a plan.
-fn plan_cost(space: &StateSpace<'_>, operators: &[OperatorId]) -> Cost {
-    operators
-        .iter()
-        .map(|&o| space.task.operators[o as usize].cost)
-        .fold(0 as Cost, Cost::saturating_add)
-}
-
 /// Expansions between two looks at the neighbourhood search's stop
 /// condition (a clock read).
 const STOP_CHECK_INTERVAL: usize = 1024;
@@ -231,8 +221,6 @@ type Edge = (StateId, StateId, OperatorId);
 /// breadth-first from all of the plan's states.
 struct Neighbourhood {
     states: StateRegistry,
-    /// Words per packed state.
-    words: usize,
     /// Transitions, in the order found.
     edges: Vec<Edge>,
     goals: Vec<StateId>,
@@ -252,7 +240,6 @@ impl Neighbourhood {
     fn new(space: &mut StateSpace<'_>, states: &[Vec<u64>]) -> Self {
         let mut graph = Neighbourhood {
             states: StateRegistry::new(states[0].len()),
-            words: states[0].len(),
             edges: Vec::new(),
             goals: Vec::new(),
             queue: VecDeque::new(),
@@ -294,9 +281,9 @@ impl Neighbourhood {
     ) {
         let (mut ops, mut next, mut state) = (Vec::new(), Vec::new(), Vec::new());
         let start = *work;
-        let state_bytes = self.words * size_of::<u64>();
         while let Some(&id) = self.queue.front() {
-            let bytes = self.states.len() * state_bytes + self.edges.len() * size_of::<Edge>();
+            let bytes =
+                self.states.memory_bytes() as usize + self.edges.capacity() * size_of::<Edge>();
             if bytes > MAX_NEIGHBOURHOOD_BYTES {
                 self.full = true;
                 return;
@@ -334,20 +321,13 @@ impl Neighbourhood {
     /// equally cheap ones, then the first found), as operators.
     fn cheapest_plan(&self, space: &StateSpace<'_>) -> Option<Vec<OperatorId>> {
         let nodes = self.states.len();
-        // Outgoing transitions of each node, compressed.
-        let mut first = vec![0u32; nodes + 1];
-        for &(from, _, _) in &self.edges {
-            first[from as usize + 1] += 1;
-        }
-        for i in 0..nodes {
-            first[i + 1] += first[i];
-        }
-        let mut fill = first.clone();
-        let mut out = vec![(0u32, 0 as OperatorId); self.edges.len()];
-        for &(from, to, op) in &self.edges {
-            out[fill[from as usize] as usize] = (to, op);
-            fill[from as usize] += 1;
-        }
+        // The transitions leaving each node, by index into `edges`.
+        let leaving = Adjacency::build(
+            nodes,
+            (0u32..)
+                .zip(&self.edges)
+                .map(|(e, &(from, _, _))| (from, e)),
+        );
         let mut best = vec![(Cost::MAX, u32::MAX); nodes];
         let mut parent: Vec<Option<(u32, OperatorId)>> = vec![None; nodes];
         let mut heap = BinaryHeap::from([Reverse(((0 as Cost, 0u32), 0u32))]);
@@ -356,8 +336,8 @@ impl Neighbourhood {
             if key > best[node as usize] {
                 continue;
             }
-            let range = first[node as usize] as usize..first[node as usize + 1] as usize;
-            for &(to, op) in &out[range] {
+            for &e in leaving.get(node) {
+                let (_, to, op) = self.edges[e as usize];
                 let cost = key.0.saturating_add(space.task.operators[op as usize].cost);
                 let candidate = (cost, key.1 + 1);
                 if candidate < best[to as usize] {

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
 
 /// How a search ended.
@@ -28,6 +29,17 @@ pub struct Plan {
     pub operators: Vec<OperatorId>,
     /// Sum of the operators' costs.
     pub cost: Cost,
+}
+
+impl Plan {
+    /// The plan of `operators` in `task`, its cost their summed costs.
+    pub(crate) fn new(task: &Task, operators: Vec<OperatorId>) -> Plan {
+        let cost = operators
+            .iter()
+            .map(|&o| task.operators[o as usize].cost)
+            .fold(0, Cost::saturating_add);
+        Plan { operators, cost }
+    }
 }
 
 /// Counters of a search (summed over anytime iterations).

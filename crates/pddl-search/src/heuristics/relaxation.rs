@@ -68,7 +68,8 @@ pub struct RelaxedOp {
     pub origin: Option<OperatorId>,
 }
 
-/// A compressed-sparse-row list: for each proposition, a list of operators.
+/// A compressed-sparse-row list: for each key (a proposition, an
+/// operator, a state), a list of ids (operators, pieces, transitions).
 #[derive(Clone, Debug, Default)]
 pub struct Adjacency {
     offsets: Vec<u32>,

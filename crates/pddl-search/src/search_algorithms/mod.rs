@@ -104,11 +104,7 @@ pub fn extract_plan(
             state = next;
         }
     }
-    let cost = operators
-        .iter()
-        .map(|&o| space.task.operators[o as usize].cost)
-        .fold(0, Cost::saturating_add);
-    Plan { operators, cost }
+    Plan::new(space.task, operators)
 }
 
 /// A registry for a search of `space` with `heuristics`: deduplicating
