@@ -96,10 +96,7 @@ pub fn solve_files(
     let parse = start.elapsed();
     let task = ground_checked(&checked, &GroundOptions::default())?;
     let ground = start.elapsed() - parse;
-    let mut options = options.clone();
-    options.time_limit = options
-        .time_limit
-        .map(|limit| limit.saturating_sub(start.elapsed()));
+    let options = with_time_spent(options, start.elapsed());
     let result = pddl_search::search(&task, &options, cancel, observer);
     let search = start.elapsed() - parse - ground;
     Ok(Solution {
@@ -112,6 +109,14 @@ pub fn solve_files(
             search,
         },
     })
+}
+
+/// `options` with `spent` taken off its time limit, for a search that
+/// starts after reading and grounding have used part of it.
+pub(crate) fn with_time_spent(options: &SearchOptions, spent: Duration) -> SearchOptions {
+    let mut options = options.clone();
+    options.time_limit = options.time_limit.map(|limit| limit.saturating_sub(spent));
+    options
 }
 
 impl Solution {

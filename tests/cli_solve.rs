@@ -227,3 +227,25 @@ fn total_time_metric_is_reported_and_the_plan_validates() {
     let (status, stdout, stderr) = run(&["validate", domain, problem, plan_file.to_str().unwrap()]);
     assert_eq!(status, Some(0), "{stdout}{stderr}");
 }
+
+/// A reader that stops reading (`plan … | head`) ends `plan` by SIGPIPE,
+/// as it does `cat`, instead of a panic on the broken pipe.
+#[cfg(unix)]
+#[test]
+fn a_closed_output_pipe_ends_the_process_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    // Closed before `plan` starts, so its first write finds no reader.
+    drop(reader);
+    let output = StdCommand::new(assert_cmd::cargo::cargo_bin("plan"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("plan runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // SIGPIPE is signal 13 on every Unix that Rust supports.
+    assert_eq!(output.status.signal(), Some(13), "{stderr}");
+}

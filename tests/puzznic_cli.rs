@@ -232,3 +232,36 @@ fn solve_reports_progress_on_stderr_unless_quiet() {
     assert!(progress.contains("found a plan: "), "{progress}");
     assert_eq!(run(true), "");
 }
+
+#[test]
+fn solve_checks_its_search_flags_as_plan_does() {
+    let cases: [&[&str]; 3] = [&["--weight", "0.5"], &["--time-limit", "0"], &["--anytime"]];
+    for flags in cases {
+        let out = plan()
+            .args(["puzznic", "solve", &shipped("chain")])
+            .args(flags)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {stderr}");
+        assert!(stderr.contains(flags[0]), "{flags:?}: {stderr}");
+    }
+}
+
+#[test]
+fn solve_honours_the_memory_limit() {
+    let out = plan()
+        .args([
+            "puzznic",
+            "solve",
+            "-q",
+            "--memory-limit",
+            "0",
+            &shipped("trap"),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(6));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("memory limit reached"), "{stdout}");
+}

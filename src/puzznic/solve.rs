@@ -7,6 +7,7 @@ use super::simulator::Move;
 use pddl_ground::{GroundOptions, Task};
 use pddl_search::{SearchObserver, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// The configuration of `plan puzznic solve`: weighted A* (w = 1.5) with
 /// h_FF.
@@ -140,7 +141,8 @@ impl LevelPlan {
     }
 }
 
-/// Grounds a level and searches it; the plan, if any, comes back as a
+/// Grounds a level and searches it (the time limit in `options` covers
+/// both); the plan, if any, comes back as a
 /// [`LevelPlan`] along with the search result.
 pub fn plan_level(
     level: &Level,
@@ -149,8 +151,10 @@ pub fn plan_level(
     cancel: &AtomicBool,
     observer: &mut dyn SearchObserver,
 ) -> Result<(SearchResult, Option<LevelPlan>), PlanLevelError> {
+    let start = Instant::now();
     let task = ground_level(level, problem_name)?;
-    let result = pddl_search::search(&task, options, cancel, observer);
+    let options = crate::solve::with_time_spent(options, start.elapsed());
+    let result = pddl_search::search(&task, &options, cancel, observer);
     let plan = result
         .plan
         .as_ref()

@@ -7,6 +7,7 @@ mod ground;
 mod interrupt;
 mod progress;
 mod puzznic;
+mod search_args;
 mod solve;
 mod validate;
 
@@ -51,6 +52,7 @@ enum Command {
 }
 
 fn main() {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let status = match cli.command {
         None => solve::run(cli.solve),
@@ -62,4 +64,16 @@ fn main() {
         Some(Command::Puzznic(command)) => puzznic::run(command),
     };
     std::process::exit(status);
+}
+
+/// Ends the process quietly, as `cat` and `grep` do, when the reader of its
+/// output goes away (`plan … | head`). Rust ignores SIGPIPE by default, so
+/// every later `print!` would panic on the broken pipe instead.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists,
+    // and SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

@@ -6,9 +6,10 @@ use planner::puzznic::{self, BfsOutcome, Level};
 use planner::search::{Outcome, SearchOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::progress::ProgressPrinter;
+use crate::search_args::{Configurations, SearchArgs};
 
 /// How a level file is read.
 #[derive(Args)]
@@ -76,38 +77,8 @@ pub enum PuzznicCommand {
         /// than LM-cut on this domain).
         #[arg(long)]
         optimal: bool,
-        /// Give up after this many seconds.
-        #[arg(long, value_name = "SECONDS")]
-        time_limit: Option<f64>,
-        /// Search algorithm, overriding the configuration's (bfs, astar,
-        /// wastar, eager-greedy, lazy-greedy). With --search, --heuristic
-        /// or --weight the search runs as named, without the default's
-        /// novelty turn.
-        #[arg(long = "search", value_name = "ALGORITHM")]
-        engine: Option<planner::search::Engine>,
-        /// Heuristic, overriding the configuration's (blind, goalcount,
-        /// hmax, hadd, hff, lmcut).
-        #[arg(long)]
-        heuristic: Option<planner::search::HeuristicKind>,
-        /// Weight of weighted A*.
-        #[arg(long)]
-        weight: Option<f64>,
-        /// Greedy search: alternate also with open lists ordered by
-        /// novelty (best-first width search).
-        #[arg(long)]
-        novelty: bool,
-        /// Keep tiles of one kind apart (by default boards that differ only
-        /// by which tile of a kind is where are one state).
-        #[arg(long)]
-        no_symmetry: bool,
-        /// Threads to use: with 2 (the default, on machines with two or
-        /// more cores) the novelty turn starts on a second thread after
-        /// 0.1 s, beside weighted A* (which evaluates on both threads once
-        /// that turn has ended), and --optimal's A* evaluates new boards
-        /// on both threads; same plans and counts, sooner. 1 keeps to one
-        /// thread.
-        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
-        threads: u8,
+        #[command(flatten)]
+        search: SearchArgs,
         /// No search progress on standard error.
         #[arg(short, long)]
         quiet: bool,
@@ -146,34 +117,26 @@ pub fn run(command: PuzznicCommand) -> i32 {
         PuzznicCommand::Solve {
             level,
             optimal,
-            time_limit,
-            engine,
-            heuristic,
-            weight,
-            novelty,
-            no_symmetry,
-            threads,
+            search,
             quiet,
             simulator,
             max_states,
         } => {
-            let mut options = if optimal {
-                puzznic::optimal_options()
-            } else {
-                puzznic::satisficing_options()
+            let configurations = Configurations {
+                satisficing: puzznic::satisficing_options(),
+                optimal: puzznic::optimal_options(),
             };
-            if engine.is_some() || heuristic.is_some() || weight.is_some() {
-                options = options.without_fallbacks();
+            match search.options(optimal, configurations) {
+                Ok(options) => {
+                    let mut progress = ProgressPrinter::new(quiet);
+                    let simulator = simulator.then_some(max_states);
+                    solve(&level, options, simulator, &mut progress)
+                }
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    Err(exit::INPUT_ERROR)
+                }
             }
-            options.novelty |= novelty;
-            options.engine = engine.unwrap_or(options.engine);
-            options.heuristic = heuristic.unwrap_or(options.heuristic);
-            options.weight = weight.unwrap_or(options.weight);
-            options.symmetry_reduction = !no_symmetry;
-            options = options.with_threads(threads.into());
-            let mut progress = ProgressPrinter::new(quiet);
-            let simulator = simulator.then_some(max_states);
-            solve(&level, options, time_limit, simulator, &mut progress)
         }
         PuzznicCommand::Show {
             level,
@@ -201,8 +164,7 @@ fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
 
 fn solve(
     level_args: &LevelArgs,
-    mut options: SearchOptions,
-    time_limit: Option<f64>,
+    options: SearchOptions,
     simulator: Option<usize>,
     progress: &mut ProgressPrinter,
 ) -> Result<i32, i32> {
@@ -250,13 +212,6 @@ fn solve(
                 exit::MEMORY_LIMIT
             }
         });
-    }
-    if let Some(seconds) = time_limit {
-        let limit = Duration::try_from_secs_f64(seconds).map_err(|e| {
-            eprintln!("bad --time-limit {seconds}: {e}");
-            exit::INPUT_ERROR
-        })?;
-        options.time_limit = Some(limit);
     }
     let cancel = crate::interrupt::cancel_flag();
     let outcome = puzznic::plan_level(

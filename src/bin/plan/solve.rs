@@ -2,12 +2,12 @@
 
 use planner::exit;
 use planner::ground::task::CostModel;
-use planner::search::{Engine, HeuristicKind, Outcome, SearchOptions};
+use planner::search::{Outcome, SearchOptions};
 use planner::solve::{Solution, plan_text, solve_files};
 
 use crate::progress::ProgressPrinter;
+use crate::search_args::{Configurations, SearchArgs};
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -20,44 +20,8 @@ pub struct SolveArgs {
     /// Find an optimal plan: A* with LM-cut (unless --search/--heuristic say otherwise).
     #[arg(long)]
     pub optimal: bool,
-    /// Search algorithm: bfs, astar, wastar, eager-greedy, lazy-greedy.
-    /// With --search, --heuristic or --weight the search runs as named,
-    /// without the default's fallback turns (landmarks, novelty).
-    #[arg(long, value_name = "ALGORITHM")]
-    pub search: Option<Engine>,
-    /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, lmcount, lama (h_FF + landmark count).
-    #[arg(long, value_name = "HEURISTIC")]
-    pub heuristic: Option<HeuristicKind>,
-    /// Weight of weighted A* (w >= 1).
-    #[arg(long, value_name = "W")]
-    pub weight: Option<f64>,
-    /// Keep improving the plan until the time limit (or until proven optimal).
-    #[arg(long)]
-    pub anytime: bool,
-    /// Greedy search: alternate also with open lists ordered by novelty
-    /// (best-first width search), which explores where the heuristic's
-    /// plateaus trap greedy search.
-    #[arg(long)]
-    pub novelty: bool,
-    /// Search every state: do not merge states that differ only by a
-    /// permutation of interchangeable objects (symmetry reduction).
-    #[arg(long)]
-    pub no_symmetry: bool,
-    /// Threads to use: with 2 (the default, on machines with two or more
-    /// cores) the default's last fallback turn (greedy search with
-    /// novelty) starts on a second thread once the search has run 0.1 s,
-    /// beside the first turns, and A* and weighted A* (--optimal, the
-    /// improvement restarts, a first turn once the last one has ended)
-    /// evaluate new states on both threads after 1 000 evaluations; same
-    /// plans and counts, sooner. 1 keeps to one thread.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
-    pub threads: u8,
-    /// Stop after this many seconds (parsing and grounding included).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
-    /// Stop when the search would use more than this many MiB.
-    #[arg(long, value_name = "MIB")]
-    pub memory_limit: Option<u64>,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Write the plan to this file instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -76,7 +40,11 @@ pub fn run(args: SolveArgs) -> i32 {
         );
         return exit::INPUT_ERROR;
     };
-    let options = match search_options(&args) {
+    let configurations = Configurations {
+        satisficing: SearchOptions::satisficing_default(),
+        optimal: SearchOptions::optimal_default(),
+    };
+    let options = match args.search.options(args.optimal, configurations) {
         Ok(options) => options,
         Err(message) => {
             eprintln!("error: {message}");
@@ -127,59 +95,6 @@ pub fn run(args: SolveArgs) -> i32 {
         }
     }
     status
-}
-
-/// Builds the search configuration from the flags.
-fn search_options(args: &SolveArgs) -> Result<SearchOptions, String> {
-    let mut options = if args.optimal {
-        SearchOptions::optimal_default()
-    } else {
-        SearchOptions::satisficing_default()
-    };
-    if let Some(engine) = args.search {
-        options.engine = engine;
-        if args.heuristic.is_none() {
-            options.heuristic = match engine {
-                Engine::BreadthFirst => HeuristicKind::Blind,
-                Engine::AStar if args.optimal => HeuristicKind::LmCut,
-                Engine::AStar => HeuristicKind::LmCut,
-                _ => HeuristicKind::HFF,
-            };
-        }
-        options.preferred_operators = matches!(engine, Engine::LazyGreedy | Engine::EagerGreedy);
-    }
-    if let Some(heuristic) = args.heuristic {
-        options.heuristic = heuristic;
-    }
-    if let Some(weight) = args.weight {
-        if !(weight >= 1.0 && weight.is_finite()) {
-            return Err(format!("--weight must be a number >= 1, got {weight}"));
-        }
-        options.weight = weight;
-        if args.search.is_none() {
-            options.engine = Engine::WeightedAStar;
-        }
-    }
-    if let Some(seconds) = args.time_limit {
-        if !(seconds > 0.0 && seconds.is_finite()) {
-            return Err(format!(
-                "--time-limit must be a positive number of seconds, got {seconds}"
-            ));
-        }
-        options.time_limit = Some(Duration::from_secs_f64(seconds));
-    }
-    options.memory_limit_bytes = args.memory_limit.map(|mib| mib.saturating_mul(1 << 20));
-    options.anytime = args.anytime;
-    options.symmetry_reduction = !args.no_symmetry;
-    options.novelty |= args.novelty;
-    options = options.with_threads(args.threads.into());
-    if args.search.is_some() || args.heuristic.is_some() || args.weight.is_some() {
-        options = options.without_fallbacks();
-    }
-    if args.anytime && options.time_limit.is_none() {
-        return Err("--anytime needs --time-limit (it improves the plan until then)".into());
-    }
-    Ok(options)
 }
 
 /// The exit status for a search outcome.

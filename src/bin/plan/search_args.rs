@@ -1,0 +1,119 @@
+//! The search flags that `plan` and `plan puzznic solve` share, and the
+//! one place that turns them into search options, so both commands accept
+//! and refuse the same values.
+
+use planner::search::{Engine, HeuristicKind, SearchOptions};
+use std::time::Duration;
+
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// Search algorithm: bfs, astar, wastar, eager-greedy, lazy-greedy.
+    /// With --search, --heuristic or --weight the search runs as named,
+    /// without the default's fallback turns (landmarks, novelty).
+    #[arg(long, value_name = "ALGORITHM")]
+    pub search: Option<Engine>,
+    /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, lmcount, lama
+    /// (h_FF + landmark count). With --search alone: blind for bfs, the
+    /// --optimal configuration's heuristic for astar, h_FF otherwise.
+    #[arg(long, value_name = "HEURISTIC")]
+    pub heuristic: Option<HeuristicKind>,
+    /// Weight of weighted A* (w >= 1).
+    #[arg(long, value_name = "W")]
+    pub weight: Option<f64>,
+    /// Keep improving the plan until the time limit (or until proven optimal).
+    #[arg(long)]
+    pub anytime: bool,
+    /// Greedy search: alternate also with open lists ordered by novelty
+    /// (best-first width search), which explores where the heuristic's
+    /// plateaus trap greedy search.
+    #[arg(long)]
+    pub novelty: bool,
+    /// Search every state: do not merge states that differ only by a
+    /// permutation of interchangeable objects (symmetry reduction).
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Threads to use: with 2 (the default, on machines with two or more
+    /// cores) the default's last fallback turn (greedy search with
+    /// novelty) starts on a second thread once the search has run 0.1 s,
+    /// beside the first turns, and A* and weighted A* (--optimal, the
+    /// improvement restarts, a first turn once the last one has ended)
+    /// evaluate new states on both threads after 1 000 evaluations; same
+    /// plans and counts, sooner. 1 keeps to one thread.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub threads: u8,
+    /// Stop after this many seconds (parsing and grounding included).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Stop when the search would use more than this many MiB.
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit: Option<u64>,
+}
+
+/// The configurations a command starts from: its default and its
+/// `--optimal` one.
+pub struct Configurations {
+    /// Without `--optimal`.
+    pub satisficing: SearchOptions,
+    /// With `--optimal`; its heuristic is also the one `--search astar`
+    /// uses when no heuristic is named.
+    pub optimal: SearchOptions,
+}
+
+impl SearchArgs {
+    /// The search options: the chosen configuration with the flags
+    /// applied, or a message naming the flag whose value is refused.
+    pub fn options(
+        &self,
+        optimal: bool,
+        configurations: Configurations,
+    ) -> Result<SearchOptions, String> {
+        let optimal_heuristic = configurations.optimal.heuristic;
+        let mut options = if optimal {
+            configurations.optimal
+        } else {
+            configurations.satisficing
+        };
+        if let Some(engine) = self.search {
+            options.engine = engine;
+            options.heuristic = match engine {
+                Engine::BreadthFirst => HeuristicKind::Blind,
+                Engine::AStar => optimal_heuristic,
+                _ => HeuristicKind::HFF,
+            };
+            options.preferred_operators =
+                matches!(engine, Engine::LazyGreedy | Engine::EagerGreedy);
+        }
+        if let Some(heuristic) = self.heuristic {
+            options.heuristic = heuristic;
+        }
+        if let Some(weight) = self.weight {
+            if !(weight >= 1.0 && weight.is_finite()) {
+                return Err(format!("--weight must be a number >= 1, got {weight}"));
+            }
+            options.weight = weight;
+            if self.search.is_none() {
+                options.engine = Engine::WeightedAStar;
+            }
+        }
+        if let Some(seconds) = self.time_limit {
+            if !(seconds > 0.0 && seconds.is_finite()) {
+                return Err(format!(
+                    "--time-limit must be a positive number of seconds, got {seconds}"
+                ));
+            }
+            options.time_limit = Some(Duration::from_secs_f64(seconds));
+        }
+        options.memory_limit_bytes = self.memory_limit.map(|mib| mib.saturating_mul(1 << 20));
+        options.anytime = self.anytime;
+        options.symmetry_reduction = !self.no_symmetry;
+        options.novelty |= self.novelty;
+        options = options.with_threads(self.threads.into());
+        if self.search.is_some() || self.heuristic.is_some() || self.weight.is_some() {
+            options = options.without_fallbacks();
+        }
+        if self.anytime && options.time_limit.is_none() {
+            return Err("--anytime needs --time-limit (it improves the plan until then)".into());
+        }
+        Ok(options)
+    }
+}
