@@ -5,6 +5,7 @@ mod check;
 mod generate;
 mod ground;
 mod interrupt;
+mod memory;
 mod progress;
 mod puzznic;
 mod search_args;
@@ -21,8 +22,9 @@ Exit status:
   3    unsupported PDDL feature
   4    unsolvable: the search space was exhausted without a plan
   5    time limit reached
-  6    memory limit reached
-  130  interrupted";
+  6    memory limit reached (default limit: 80 % of the available memory)
+  130  interrupted
+  141  killed by SIGPIPE: the reader of stdout went away";
 
 /// Parse, check, ground, solve and validate PDDL planning tasks.
 #[derive(Parser)]

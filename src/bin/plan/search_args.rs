@@ -44,7 +44,9 @@ pub struct SearchArgs {
     /// Stop after this many seconds (parsing and grounding included).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Stop when the search would use more than this many MiB.
+    /// Stop when the search would use more than this many MiB [default:
+    /// 80 % of the memory available when the search starts, where the
+    /// system says (Linux)].
     #[arg(long, value_name = "MIB")]
     pub memory_limit: Option<u64>,
 }
@@ -103,7 +105,10 @@ impl SearchArgs {
             }
             options.time_limit = Some(Duration::from_secs_f64(seconds));
         }
-        options.memory_limit_bytes = self.memory_limit.map(|mib| mib.saturating_mul(1 << 20));
+        options.memory_limit_bytes = self
+            .memory_limit
+            .or_else(crate::memory::default_limit_mib)
+            .map(|mib| mib.saturating_mul(1 << 20));
         options.anytime = self.anytime;
         options.symmetry_reduction = !self.no_symmetry;
         options.novelty |= self.novelty;

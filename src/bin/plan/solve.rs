@@ -141,7 +141,7 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         times.parse.as_secs_f64(),
         times.ground.as_secs_f64(),
         times.search.as_secs_f64(),
-        peak_memory_bytes().unwrap_or(stats.peak_memory_bytes) >> 20,
+        crate::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes) >> 20,
     );
     if let Some(plan) = &result.plan {
         let optimal = if result.proven_optimal {
@@ -181,14 +181,6 @@ fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Va
             "ground": solution.times.ground.as_secs_f64(),
             "search": solution.times.search.as_secs_f64(),
         },
-        "peak_memory_bytes": peak_memory_bytes().unwrap_or(stats.peak_memory_bytes),
+        "peak_memory_bytes": crate::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes),
     })
-}
-
-/// The process's peak resident memory, where the OS tells it (Linux).
-fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
