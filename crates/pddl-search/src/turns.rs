@@ -37,9 +37,9 @@ pub(crate) fn first_search(
     space: &mut StateSpace<'_>,
     options: &SearchOptions,
     monitor: &mut Monitor<'_>,
-) -> IterationResult {
+) -> FirstSearch {
     let Some(Turns { first, last }) = Turns::plan(space.task, options) else {
-        return run_engine(space, options, monitor);
+        return FirstSearch::of_turn(monitor, |monitor| run_engine(space, options, monitor));
     };
     if let Some(delay) = options.background_last_turn {
         // The second core goes to the last turn; the first turns evaluate
@@ -50,11 +50,35 @@ pub(crate) fn first_search(
         };
         return with_background_last_turn(space, &first, &last, delay, options, monitor);
     }
-    if let Some(result) = run_first_turns(space, &first, options.fallback_evaluations, monitor) {
-        return result;
+    if let Some(decided) = run_first_turns(space, &first, options.fallback_evaluations, monitor) {
+        return decided;
     }
     monitor.reset_iteration();
-    run_engine(space, &last, monitor)
+    FirstSearch::of_turn(monitor, |monitor| run_engine(space, &last, monitor))
+}
+
+/// How the first search ended.
+pub(crate) struct FirstSearch {
+    /// Its result: the first plan, or why there is none.
+    pub result: IterationResult,
+    /// The states evaluated by the turn that ended it (the one that found
+    /// the plan), not by the turns that spent their budgets before it.
+    pub deciding_turn_evaluated: u64,
+}
+
+impl FirstSearch {
+    /// Runs one turn on `monitor`, counting its evaluations.
+    fn of_turn(
+        monitor: &mut Monitor<'_>,
+        turn: impl FnOnce(&mut Monitor<'_>) -> IterationResult,
+    ) -> FirstSearch {
+        let before = monitor.stats.evaluated;
+        let result = turn(monitor);
+        FirstSearch {
+            result,
+            deciding_turn_evaluated: monitor.stats.evaluated - before,
+        }
+    }
 }
 
 /// The configurations of the turns.
@@ -114,11 +138,13 @@ fn run_first_turns(
     turns: &[SearchOptions],
     budget: u64,
     monitor: &mut Monitor<'_>,
-) -> Option<IterationResult> {
+) -> Option<FirstSearch> {
     for (turn, turn_options) in turns.iter().enumerate() {
         monitor.reset_iteration();
         monitor.set_evaluation_budget(Some(monitor.stats.evaluated + budget));
-        let result = run_engine(space, turn_options, monitor);
+        let decided =
+            FirstSearch::of_turn(monitor, |monitor| run_engine(space, turn_options, monitor));
+        let result = &decided.result;
         let budget_spent = monitor.evaluation_budget_spent();
         monitor.set_evaluation_budget(None);
         let ends = match result.outcome {
@@ -130,7 +156,7 @@ fn run_first_turns(
             _ => true,
         };
         if ends {
-            return Some(result);
+            return Some(decided);
         }
     }
     None
@@ -162,7 +188,7 @@ fn with_background_last_turn(
     delay: Duration,
     options: &SearchOptions,
     monitor: &mut Monitor<'_>,
-) -> IterationResult {
+) -> FirstSearch {
     let task = space.task;
     let stop = AtomicBool::new(false);
     // Set from the start, cleared when the background search ends (left
@@ -228,27 +254,39 @@ fn with_background_last_turn(
             (decided, shared_memory_limit)
         };
         let background = background.into_inner();
-        let Some(background) = background else {
-            if let Some(result) = decided {
-                return result;
-            }
+        let last_turn_alone = |space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>| {
             monitor.reset_iteration();
-            return run_engine(space, last, monitor);
+            FirstSearch::of_turn(monitor, |monitor| run_engine(space, last, monitor))
         };
-        if let Some(result) = decided.filter(|_| !first_turns_memory_limit) {
+        let background_decides = |monitor: &mut Monitor<'_>, outcome: BackgroundOutcome| {
+            monitor.stats.absorb(&outcome.stats);
+            FirstSearch {
+                result: outcome.result,
+                deciding_turn_evaluated: outcome.stats.evaluated,
+            }
+        };
+        let Some(background) = background else {
+            if let Some(decided) = decided {
+                return decided;
+            }
+            return last_turn_alone(space, monitor);
+        };
+        if let Some(decided) = decided.filter(|_| !first_turns_memory_limit) {
             // Stopped by the clock or the caller without a plan: a plan
             // the background search has already found is better than none
             // (where these stop a search depends on timing anyway).
-            let stopped = result.plan.is_none()
-                && matches!(result.outcome, Outcome::TimeLimit | Outcome::Cancelled);
+            let stopped = decided.result.plan.is_none()
+                && matches!(
+                    decided.result.outcome,
+                    Outcome::TimeLimit | Outcome::Cancelled
+                );
             let finished = background.is_finished();
             stop.store(true, Ordering::Relaxed);
             let outcome = join(background);
             if stopped && finished && outcome.result.plan.is_some() {
-                monitor.stats.absorb(&outcome.stats);
-                return outcome.result;
+                return background_decides(monitor, outcome);
             }
-            return result;
+            return decided;
         }
         monitor.reset_iteration();
         forward_progress(&progress, &stop, monitor);
@@ -256,11 +294,9 @@ fn with_background_last_turn(
         if outcome.shared_memory_limit {
             // Stopped with the first turns' memory beside it: run it
             // alone, as it would have run after them.
-            monitor.reset_iteration();
-            return run_engine(space, last, monitor);
+            return last_turn_alone(space, monitor);
         }
-        monitor.stats.absorb(&outcome.stats);
-        outcome.result
+        background_decides(monitor, outcome)
     })
 }
 
