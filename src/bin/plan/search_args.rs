@@ -45,7 +45,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
     /// Stop when the search would use more than this many MiB [default:
-    /// 80 % of the memory available when the search starts, where the
+    /// 80 % of the memory available when `plan` starts, where the
     /// system says (Linux)].
     #[arg(long, value_name = "MIB")]
     pub memory_limit: Option<u64>,
