@@ -1,22 +1,23 @@
-//! The PDDL domain against the reference simulator: random move sequences
+//! The PDDL domains against the reference simulator: random move sequences
 //! played through the ground task (grounded from the generated problem)
 //! and through the simulator must give the same boards after every
 //! physics step, and the same legal moves on every still board. Also
 //! checks that the physics is forced: while anything can fall or vanish,
-//! exactly one action is applicable.
+//! exactly one action is applicable (besides, under the real-time rules,
+//! the pushes allowed while tiles fall).
 
 use pddl_syntax::SourceFile;
 use planner::ground::Task;
 use planner::ground::task::{Conjunction, FactId, Operator};
-use planner::puzznic::{self, Board, Cell, Level, Move, Physics, Position};
+use planner::puzznic::{self, Board, Cell, Level, Move, Physics, Position, RealTime, Rules};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 mod puzznic_support;
 use puzznic_support::gameboy_dir;
 
-/// A plain interpreter of the ground task: facts only (the domain has no
-/// numeric preconditions and no axioms; `total-cost` became costs).
+/// A plain interpreter of the ground task: facts and axioms (the domains
+/// have no numeric preconditions; `total-cost` became costs).
 struct Replay<'a> {
     task: &'a Task,
     state: Vec<bool>,
@@ -24,15 +25,35 @@ struct Replay<'a> {
 
 impl<'a> Replay<'a> {
     fn new(task: &'a Task) -> Replay<'a> {
-        assert!(
-            task.axioms.is_empty(),
-            "the Puzznic domain has no derived predicates"
-        );
         let mut state = vec![false; task.facts.len()];
         for &f in &task.init_facts {
             state[f as usize] = true;
         }
-        Replay { task, state }
+        let mut replay = Replay { task, state };
+        replay.derive();
+        replay
+    }
+
+    /// Recomputes the derived facts: stratum by stratum, rules applied
+    /// until nothing changes (negative literals only mention lower strata,
+    /// which are final by then).
+    fn derive(&mut self) {
+        for axiom in &self.task.axioms {
+            self.state[axiom.head as usize] = false;
+        }
+        let top = self.task.axioms.iter().map(|a| a.stratum).max();
+        for stratum in 0..=top.unwrap_or(0) {
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for axiom in self.task.axioms.iter().filter(|a| a.stratum == stratum) {
+                    if !self.state[axiom.head as usize] && self.holds(&axiom.body) {
+                        self.state[axiom.head as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
     }
 
     fn holds(&self, c: &Conjunction) -> bool {
@@ -65,6 +86,7 @@ impl<'a> Replay<'a> {
         for f in adds {
             self.state[f as usize] = true;
         }
+        self.derive();
     }
 
     /// The board the current state describes, drawn over `template`'s walls.
@@ -158,6 +180,50 @@ impl<'a> Replay<'a> {
             .collect()
     }
 
+    fn is_physics(op: &Operator) -> bool {
+        op.name == "gravity-step" || op.name == "vanish"
+    }
+
+    /// Runs the physics until a push is applicable or nothing is left to
+    /// happen, returning every board that differs from the one before.
+    /// While no push is applicable, exactly one action must be.
+    fn run_physics_until_push(&mut self, template: &Board) -> Vec<Board> {
+        let mut boards = Vec::new();
+        let mut last = self.board(template);
+        for _ in 0..10_000 {
+            if !self.moves().is_empty() {
+                return boards;
+            }
+            let applicable = self.applicable();
+            if applicable.is_empty() {
+                return boards;
+            }
+            assert!(
+                applicable.len() == 1 && Self::is_physics(applicable[0]),
+                "physics not forced: {:?}",
+                applicable.iter().map(|o| o.plan_line()).collect::<Vec<_>>()
+            );
+            self.apply(applicable[0]);
+            let now = self.board(template);
+            if now != last {
+                boards.push(now.clone());
+                last = now;
+            }
+        }
+        panic!("physics does not terminate");
+    }
+
+    /// Applies the one physics action applicable now (beside pushes).
+    fn physics_step(&mut self) {
+        let physics: Vec<&Operator> = self
+            .applicable()
+            .into_iter()
+            .filter(|o| Self::is_physics(o))
+            .collect();
+        assert_eq!(physics.len(), 1, "one physics action");
+        self.apply(physics[0]);
+    }
+
     fn push(&mut self, mv: Move) {
         let op = self
             .applicable()
@@ -174,24 +240,88 @@ fn texts(boards: &[Board]) -> Vec<String> {
 }
 
 fn sim_moves(board: &Board) -> BTreeSet<(Position, bool)> {
-    board
-        .moves()
+    move_set(board.moves())
+}
+
+fn move_set(moves: Vec<Move>) -> BTreeSet<(Position, bool)> {
+    moves
         .into_iter()
         .map(|m| (m.from, m.direction == puzznic::Direction::Left))
         .collect()
 }
 
-/// Plays `rounds` random games of up to `length` moves on a level.
-fn cross_check(name: &str, level: &Level, rounds: usize, length: usize, seed: u64) {
-    let task =
-        puzznic::ground_level(level, "cross-check").unwrap_or_else(|e| panic!("{name}: {e}"));
+/// A small deterministic generator (xorshift): `random(n)` is in `0..n`.
+fn generator(seed: u64) -> impl FnMut(usize) -> usize {
     let mut rng = seed.max(1);
-    let mut random = move |n: usize| {
+    move |n: usize| {
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
         (rng % n as u64) as usize
-    };
+    }
+}
+
+/// Plays `rounds` random real-time games of up to `length` decisions on a
+/// level: at each point where a push is allowed while tiles fall, the
+/// game either pushes a random resting tile or lets one step pass. The
+/// real-time domain and [`RealTime`] must agree on every board and on the
+/// pushes allowed at every point.
+fn cross_check_real_time(name: &str, level: &Level, rounds: usize, length: usize, seed: u64) {
+    let task = puzznic::ground_level(level, "cross-check", Rules::RealTime)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut random = generator(seed);
+    let template = &level.board;
+    for round in 0..rounds {
+        let mut replay = Replay::new(&task);
+        let mut game = RealTime::new(template.clone());
+        for step in 0..length {
+            let pddl_boards = replay.run_physics_until_push(template);
+            let mut sim_boards = Vec::new();
+            while game.pushes().is_empty() && game.step().is_some() {
+                sim_boards.push(game.board().clone());
+            }
+            assert_eq!(
+                texts(&pddl_boards),
+                texts(&sim_boards),
+                "{name} round {round} step {step}: physics differs"
+            );
+            assert_eq!(
+                replay.board(template).to_text(),
+                game.board().to_text(),
+                "{name} round {round} step {step}"
+            );
+            let pushes = game.pushes();
+            assert_eq!(
+                replay.moves(),
+                move_set(pushes.clone()),
+                "{name} round {round} step {step}: allowed pushes differ\n{}",
+                game.board().to_text()
+            );
+            if pushes.is_empty() {
+                break;
+            }
+            if !game.is_still() && random(3) == 0 {
+                replay.physics_step();
+                game.step().expect("tiles are falling");
+            } else {
+                let mv = pushes[random(pushes.len())];
+                replay.push(mv);
+                game.push(mv).expect("allowed");
+            }
+            assert_eq!(
+                replay.board(template).to_text(),
+                game.board().to_text(),
+                "{name} round {round} step {step}: after a decision"
+            );
+        }
+    }
+}
+
+/// Plays `rounds` random games of up to `length` moves on a level.
+fn cross_check(name: &str, level: &Level, rounds: usize, length: usize, seed: u64) {
+    let task = puzznic::ground_level(level, "cross-check", Rules::TurnBased)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut random = generator(seed);
     let template = &level.board;
     for round in 0..rounds {
         let mut replay = Replay::new(&task);
@@ -268,7 +398,9 @@ fn shipped_levels_agree_with_the_simulator() {
     )));
     assert_eq!(paths.len(), 11);
     for path in paths {
-        cross_check(&path.display().to_string(), &load(&path), 20, 30, 7);
+        let level = load(&path);
+        cross_check(&path.display().to_string(), &level, 20, 30, 7);
+        cross_check_real_time(&path.display().to_string(), &level, 20, 60, 11);
     }
 }
 
@@ -279,13 +411,10 @@ fn gameboy_levels_agree_with_the_simulator() {
     let paths = levels_in(dir);
     assert_eq!(paths.len(), 128);
     for (i, path) in paths.iter().enumerate() {
-        cross_check(
-            &path.display().to_string(),
-            &load(path),
-            4,
-            40,
-            1000 + i as u64,
-        );
+        let level = load(path);
+        let name = path.display().to_string();
+        cross_check(&name, &level, 4, 40, 1000 + i as u64);
+        cross_check_real_time(&name, &level, 2, 80, 5000 + i as u64);
     }
 }
 
@@ -308,5 +437,6 @@ fn handmade_boards_agree_with_the_simulator() {
     for (name, text) in boards {
         let level = puzznic::parse_level(&SourceFile::new(name, text)).expect("valid level");
         cross_check(name, &level, 10, 20, 3);
+        cross_check_real_time(name, &level, 10, 40, 3);
     }
 }

@@ -4,7 +4,9 @@
 //! The rules are the turn-based ones of the shared Puzznic README: pushes
 //! of resting tiles one cell left or right, gravity until still,
 //! simultaneous vanishing of every tile next to one of its kind, chain
-//! reactions, and the level cleared when no tile is left.
+//! reactions, and the level cleared when no tile is left. [`Rules::RealTime`]
+//! adds the arcade rule that a resting tile may be pushed while others
+//! fall, one push per falling step.
 
 #![warn(missing_docs)]
 
@@ -16,11 +18,14 @@ pub mod solve;
 pub mod tiled;
 
 pub use level::{Board, Cell, Level, Position, parse_level};
-pub use problem::{TileObject, parse_plan_moves, problem_name, problem_pddl, tile_objects};
-pub use simulator::{
-    BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, solve_bfs,
+pub use problem::{
+    TileObject, parse_plan_moves, problem_name, problem_pddl, tile_objects, timed_moves,
 };
-pub use simulator::{Frame, ReplayError, replay};
+pub use simulator::{
+    BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, PushTime, RealTime,
+    TimedMove, solve_bfs,
+};
+pub use simulator::{Frame, ReplayError, replay, replay_by_rules, replay_real_time};
 pub use solve::{
     LevelPlan, PlanLevelError, ground_level, optimal_options, plan_level, satisficing_options,
 };
@@ -32,6 +37,40 @@ use std::path::Path;
 /// The Puzznic domain (`domains/puzznic/domain.pddl`), built in so that
 /// `plan puzznic` needs no domain file.
 pub const DOMAIN: &str = include_str!("../../domains/puzznic/domain.pddl");
+
+/// The real-time variant (`domains/puzznic/realtime.pddl`); it reads the
+/// same problems as [`DOMAIN`].
+pub const REAL_TIME_DOMAIN: &str = include_str!("../../domains/puzznic/realtime.pddl");
+
+/// Which rules a level is played by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rules {
+    /// The turn-based rules: the player pushes only when the board is
+    /// still. The reference for the shared `MOVES` figures.
+    #[default]
+    TurnBased,
+    /// The arcade and NES rules: a resting tile may also be pushed while
+    /// other tiles fall, one push per falling step.
+    RealTime,
+}
+
+impl Rules {
+    /// The PDDL domain of these rules.
+    pub fn domain(self) -> &'static str {
+        match self {
+            Rules::TurnBased => DOMAIN,
+            Rules::RealTime => REAL_TIME_DOMAIN,
+        }
+    }
+
+    /// The file name the domain is shipped as, for messages.
+    pub fn domain_file(self) -> &'static str {
+        match self {
+            Rules::TurnBased => "domains/puzznic/domain.pddl",
+            Rules::RealTime => "domains/puzznic/realtime.pddl",
+        }
+    }
+}
 
 /// Why a level file could not be used.
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,7 @@
 //! upper-case `A` in reading order, since PDDL names are case-insensitive).
 
 use super::level::{Board, Cell, Level, Position};
-use super::simulator::{Direction, Move};
+use super::simulator::{Direction, Move, PushTime, TimedMove};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -94,10 +94,49 @@ pub fn action_move(name: &str, args: &[String]) -> Option<Move> {
     })
 }
 
-/// Reads the player moves of a plan file (one `(action args...)` per line,
-/// `;` comments ignored, physics actions skipped). Errors name the line.
-pub fn parse_plan_moves(text: &str) -> Result<Vec<Move>, String> {
+/// The pushes of a plan, each with when it is made: the plan's physics
+/// actions are played on `start` (`gravity-step` as one gravity step,
+/// `vanish` as one matching), and a push made while the board is not
+/// still is timed by the physics steps that changed the board since the
+/// push before it. Legality is not checked here; replaying the result
+/// ([`super::simulator::replay_real_time`]) does that.
+pub fn timed_moves<'a>(
+    start: &Board,
+    actions: impl IntoIterator<Item = (&'a str, &'a [String])>,
+) -> Vec<TimedMove> {
+    let mut board = start.clone();
+    let mut steps = 0;
     let mut moves = Vec::new();
+    for (name, args) in actions {
+        match name {
+            "gravity-step" => steps += usize::from(board.gravity_step()),
+            "vanish" => steps += usize::from(board.vanish() > 0),
+            _ => {
+                let Some(mv) = action_move(name, args) else {
+                    continue;
+                };
+                let time = if board.is_still() {
+                    PushTime::Still
+                } else {
+                    PushTime::AfterSteps(steps)
+                };
+                moves.push(TimedMove { mv, time });
+                if let Ok(next) = board.pushed(mv) {
+                    board = next;
+                }
+                steps = 0;
+            }
+        }
+    }
+    moves
+}
+
+/// Reads the player moves of a plan file (one `(action args...)` per line,
+/// `;` comments ignored), timed by the plan's physics actions as
+/// [`timed_moves`] does, from the level's board `start`. Errors name the
+/// line.
+pub fn parse_plan_moves(text: &str, start: &Board) -> Result<Vec<TimedMove>, String> {
+    let mut actions: Vec<(String, Vec<String>)> = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.split(';').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -128,13 +167,12 @@ pub fn parse_plan_moves(text: &str) -> Result<Vec<Move>, String> {
         match name.as_str() {
             "gravity-step" | "vanish" => {}
             "push-left" | "push-right" => {
-                let mv = action_move(name, args).ok_or_else(|| {
-                    format!(
+                if action_move(name, args).is_none() {
+                    return Err(format!(
                         "line {}: `{line}` does not name a cell like `r3-c4`",
                         number + 1
-                    )
-                })?;
-                moves.push(mv);
+                    ));
+                }
             }
             other => {
                 return Err(format!(
@@ -143,8 +181,14 @@ pub fn parse_plan_moves(text: &str) -> Result<Vec<Move>, String> {
                 ));
             }
         }
+        actions.push((name.clone(), args.to_vec()));
     }
-    Ok(moves)
+    Ok(timed_moves(
+        start,
+        actions
+            .iter()
+            .map(|(name, args)| (name.as_str(), args.as_slice())),
+    ))
 }
 
 /// The playfield cells some tile of `board` can ever occupy: tiles move
@@ -357,12 +401,16 @@ mod tests {
     #[test]
     fn plan_moves_are_read_back() {
         let plan = "; cost = 2\n(gravity-step)\n(push-left r3-c4 r3-c3 tile-7-2)\n0: (PUSH-RIGHT r2-c2 r2-c3 tile-a-1) [1]\n(vanish)\n";
-        let moves = parse_plan_moves(plan).unwrap();
+        let still = parse_level(&SourceFile::new("t", "#####\n#a.a#\n#####\n"))
+            .unwrap()
+            .board;
+        let moves = parse_plan_moves(plan, &still).unwrap();
         assert_eq!(moves.len(), 2);
         assert_eq!(moves[0].to_string(), "move tile at row 3 col 4 left");
         assert_eq!(moves[1].to_string(), "move tile at row 2 col 2 right");
+        assert!(moves.iter().all(|m| m.time == PushTime::Still));
         assert!(
-            parse_plan_moves("(fly r1-c1)")
+            parse_plan_moves("(fly r1-c1)", &still)
                 .unwrap_err()
                 .contains("line 1")
         );

@@ -1,7 +1,9 @@
 //! A plain reference simulator of the turn-based rules, independent of
 //! the PDDL domain, and an exhaustive breadth-first solver over settled
-//! boards (fewest player moves).
+//! boards (fewest player moves); [`RealTime`] adds the real-time rule
+//! (pushes while tiles fall).
 
+use super::Rules;
 use super::level::{Board, Cell, Position};
 use std::collections::HashMap;
 use std::collections::VecDeque;
@@ -70,6 +72,16 @@ pub enum MoveError {
         /// Which way.
         direction: Direction,
     },
+    /// Real-time rules: the tile is falling, or stands on a falling tile.
+    #[error("the tile at {0} is not resting")]
+    NotResting(Position),
+    /// Turn-based rules: the push comes while tiles fall.
+    #[error("the turn-based rules allow no push while tiles fall (the real-time rules do)")]
+    WhileFalling,
+    /// Real-time rules: a push came right after another one, or after the
+    /// tiles landed and before they matched.
+    #[error("no push is allowed before the next physics step (at {0})")]
+    NotNow(Position),
 }
 
 /// One step of the physics, as the PDDL domain takes them.
@@ -222,6 +234,16 @@ impl Board {
         !self.can_fall() && self.clone().vanish() == 0
     }
 
+    /// Whether the tile at `pos` rests: every cell below it, down to a
+    /// wall, holds a tile, so no gravity step moves it. On a still board
+    /// every tile rests. An empty cell does not.
+    pub fn is_resting(&self, pos: Position) -> bool {
+        (pos.row..self.height())
+            .map(|row| self.get(row, pos.col))
+            .take_while(|cell| cell.is_playfield())
+            .all(|cell| matches!(cell, Cell::Tile(_)))
+    }
+
     /// Whether some kind has exactly one tile left: such a board can never
     /// be cleared.
     pub fn is_dead(&self) -> bool {
@@ -262,6 +284,198 @@ impl Iterator for Physics {
         }
         Some((PhysicsStep::Vanish(vanished), self.board.clone()))
     }
+}
+
+/// A board under the real-time rules (the arcade and NES versions): as
+/// in the turn-based rules, plus a resting tile may be pushed while other
+/// tiles are still falling, at most one push between two physics steps.
+/// Matching still waits until nothing falls, and no push comes between
+/// the landing and the matching. `domains/puzznic/realtime.pddl` states
+/// the same rules; a turn-based game is a real-time game that pushes only
+/// on still boards.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RealTime {
+    board: Board,
+    pushed: bool,
+}
+
+impl RealTime {
+    /// Starts from a board that may be unsettled, before any push.
+    pub fn new(board: Board) -> RealTime {
+        RealTime {
+            board,
+            pushed: false,
+        }
+    }
+
+    /// The board now.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Whether the player may push now: no push since the last physics
+    /// step, and either some tile is falling or the board is still.
+    pub fn can_push(&self) -> bool {
+        !self.pushed && (self.board.can_fall() || self.board.is_still())
+    }
+
+    /// Whether nothing is left to happen until the player pushes.
+    pub fn is_still(&self) -> bool {
+        !self.pushed && self.board.is_still()
+    }
+
+    /// The pushes the player may make now, in the order of
+    /// [`Board::moves`]: pushes of resting tiles into empty cells.
+    pub fn pushes(&self) -> Vec<Move> {
+        if !self.can_push() {
+            return Vec::new();
+        }
+        let mut moves = self.board.moves();
+        moves.retain(|mv| self.board.is_resting(mv.from));
+        moves
+    }
+
+    /// Pushes a tile now.
+    pub fn push(&mut self, mv: Move) -> Result<(), MoveError> {
+        if !self.can_push() {
+            return Err(MoveError::NotNow(mv.from));
+        }
+        let pushed = self.board.pushed(mv)?;
+        if !self.board.is_resting(mv.from) {
+            return Err(MoveError::NotResting(mv.from));
+        }
+        self.board = pushed;
+        self.pushed = true;
+        Ok(())
+    }
+
+    /// One physics step: gravity while anything can fall, then matching;
+    /// `None` when nothing happened (the board is still, and the player
+    /// may push again).
+    pub fn step(&mut self) -> Option<PhysicsStep> {
+        self.pushed = false;
+        if self.board.gravity_step() {
+            return Some(PhysicsStep::Gravity);
+        }
+        match self.board.vanish() {
+            0 => None,
+            vanished => Some(PhysicsStep::Vanish(vanished)),
+        }
+    }
+}
+
+/// When a push is made under the real-time rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PushTime {
+    /// On a still board, as every push of the turn-based rules.
+    Still,
+    /// While tiles fall: after this many physics steps (each a gravity
+    /// step or a vanishing that changed the board) since the previous push
+    /// or the start of the level.
+    AfterSteps(usize),
+}
+
+/// A push and when it is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimedMove {
+    /// The push.
+    pub mv: Move,
+    /// When.
+    pub time: PushTime,
+}
+
+impl fmt::Display for TimedMove {
+    /// `move tile at row 3 col 4 left`, or with the real-time rule
+    /// `after 2 falling steps: move tile at row 3 col 4 left`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.time {
+            PushTime::Still => write!(f, "{}", self.mv),
+            PushTime::AfterSteps(1) => write!(f, "after 1 falling step: {}", self.mv),
+            PushTime::AfterSteps(n) => write!(f, "after {n} falling steps: {}", self.mv),
+        }
+    }
+}
+
+/// Replays timed pushes by `rules`: [`replay`] for the turn-based rules
+/// (where a push timed while tiles fall is an error), and
+/// [`replay_real_time`] (every physics step shown) for the real-time ones.
+pub fn replay_by_rules(
+    start: &Board,
+    moves: &[TimedMove],
+    rules: Rules,
+    physics: bool,
+) -> Result<Vec<Frame>, ReplayError> {
+    match rules {
+        Rules::TurnBased => {
+            if let Some((i, early)) = moves
+                .iter()
+                .enumerate()
+                .find(|(_, m)| m.time != PushTime::Still)
+            {
+                return Err(ReplayError {
+                    number: i + 1,
+                    mv: early.mv,
+                    reason: MoveError::WhileFalling,
+                });
+            }
+            let pushes: Vec<Move> = moves.iter().map(|m| m.mv).collect();
+            replay(start, &pushes, physics)
+        }
+        Rules::RealTime => replay_real_time(start, moves),
+    }
+}
+
+/// Replays timed pushes under the real-time rules from `start` (which may
+/// be unsettled): one frame for the start, one per push and one per
+/// physics step, until the board is still after the last push.
+pub fn replay_real_time(start: &Board, moves: &[TimedMove]) -> Result<Vec<Frame>, ReplayError> {
+    let mut frames = vec![Frame {
+        moves_done: 0,
+        caption: "start".to_string(),
+        board: start.clone(),
+    }];
+    let mut game = RealTime::new(start.clone());
+    let step = |game: &mut RealTime, frames: &mut Vec<Frame>, moves_done: usize| {
+        let step = game.step()?;
+        frames.push(Frame {
+            moves_done,
+            caption: match step {
+                PhysicsStep::Gravity => "gravity".to_string(),
+                PhysicsStep::Vanish(n) => format!("{n} tiles vanish"),
+            },
+            board: game.board().clone(),
+        });
+        Some(())
+    };
+    for (i, timed) in moves.iter().enumerate() {
+        let error = |reason| ReplayError {
+            number: i + 1,
+            mv: timed.mv,
+            reason,
+        };
+        match timed.time {
+            PushTime::Still => while step(&mut game, &mut frames, i).is_some() {},
+            PushTime::AfterSteps(n) => {
+                for _ in 0..n {
+                    step(&mut game, &mut frames, i)
+                        .ok_or_else(|| error(MoveError::NotNow(timed.mv.from)))?;
+                }
+                if game.is_still() {
+                    // Still boards are `PushTime::Still`: a different count
+                    // of steps means a different game.
+                    return Err(error(MoveError::NotNow(timed.mv.from)));
+                }
+            }
+        }
+        game.push(timed.mv).map_err(error)?;
+        frames.push(Frame {
+            moves_done: i + 1,
+            caption: format!("move {}: {timed}", i + 1),
+            board: game.board().clone(),
+        });
+    }
+    while step(&mut game, &mut frames, moves.len()).is_some() {}
+    Ok(frames)
 }
 
 /// The result of an exhaustive breadth-first search.

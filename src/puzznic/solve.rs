@@ -1,9 +1,10 @@
 //! Solving a level with the planner: problem generation, parsing,
 //! grounding and search, and the plan turned back into player moves.
 
+use super::Rules;
 use super::level::Level;
-use super::problem::{action_move, problem_pddl};
-use super::simulator::Move;
+use super::problem::{problem_pddl, timed_moves};
+use super::simulator::{Move, TimedMove};
 use pddl_ground::{GroundOptions, Task};
 use pddl_search::{SearchObserver, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
@@ -75,8 +76,14 @@ pub enum PlanLevelError {
     Rejected(String),
 }
 
-/// The ground task of a level, for the domain [`super::DOMAIN`].
-pub fn ground_level(level: &Level, problem_name: &str) -> Result<Task, PlanLevelError> {
+/// The ground task of a level, for the domain of `rules`.
+pub fn ground_level(
+    level: &Level,
+    problem_name: &str,
+    rules: Rules,
+) -> Result<Task, PlanLevelError> {
+    let domain_text = rules.domain();
+    let domain_file = rules.domain_file();
     let problem_text = problem_pddl(level, problem_name);
     let render = |diagnostics: &[pddl_syntax::Diagnostic], path: &str, text: &str| {
         let file = pddl_syntax::SourceFile::new(path, text);
@@ -85,8 +92,8 @@ pub fn ground_level(level: &Level, problem_name: &str) -> Result<Task, PlanLevel
             .map(|d| d.render(&file))
             .collect::<String>()
     };
-    let domain = pddl_syntax::parse_domain(super::DOMAIN)
-        .map_err(|d| PlanLevelError::Pddl(render(&d, "domain.pddl", super::DOMAIN)))?;
+    let domain = pddl_syntax::parse_domain(domain_text)
+        .map_err(|d| PlanLevelError::Pddl(render(&d, domain_file, domain_text)))?;
     let problem = pddl_syntax::parse_problem(&problem_text)
         .map_err(|d| PlanLevelError::Pddl(render(&d, "problem.pddl", &problem_text)))?;
     let mut errors: Vec<pddl_syntax::Diagnostic> = pddl_syntax::check::check_domain(&domain);
@@ -94,8 +101,8 @@ pub fn ground_level(level: &Level, problem_name: &str) -> Result<Task, PlanLevel
     if !errors.is_empty() {
         return Err(PlanLevelError::Pddl(render(
             &errors,
-            "domain.pddl",
-            super::DOMAIN,
+            domain_file,
+            domain_text,
         )));
     }
     let mut errors = pddl_syntax::check::check_problem(&domain, &problem);
@@ -119,25 +126,35 @@ pub fn ground_level(level: &Level, problem_name: &str) -> Result<Task, PlanLevel
 pub struct LevelPlan {
     /// Every action of the plan, physics included, as PDDL plan lines.
     pub plan_lines: Vec<String>,
-    /// The player moves, in order.
-    pub moves: Vec<Move>,
+    /// The player moves, in order, each with when it is made (always on a
+    /// still board under the turn-based rules).
+    pub moves: Vec<TimedMove>,
 }
 
 impl LevelPlan {
-    /// Reads the plan of a search result over `task`.
-    pub fn from_operators(task: &Task, operators: &[pddl_ground::task::OperatorId]) -> LevelPlan {
-        let mut plan_lines = Vec::new();
-        let mut moves = Vec::new();
-        for op in operators
+    /// Reads the plan of a search result over `task`, a ground task of
+    /// `level`.
+    pub fn from_operators(
+        level: &Level,
+        task: &Task,
+        operators: &[pddl_ground::task::OperatorId],
+    ) -> LevelPlan {
+        let ops: Vec<&pddl_ground::task::Operator> = operators
             .iter()
             .filter_map(|&id| task.operators.get(id as usize))
-        {
-            plan_lines.push(op.plan_line());
-            if let Some(mv) = action_move(&op.name, &op.args) {
-                moves.push(mv);
-            }
+            .collect();
+        LevelPlan {
+            plan_lines: ops.iter().map(|op| op.plan_line()).collect(),
+            moves: timed_moves(
+                &level.board,
+                ops.iter().map(|op| (op.name.as_str(), op.args.as_slice())),
+            ),
         }
-        LevelPlan { plan_lines, moves }
+    }
+
+    /// The pushes alone, without their times.
+    pub fn pushes(&self) -> Vec<Move> {
+        self.moves.iter().map(|timed| timed.mv).collect()
     }
 }
 
@@ -147,28 +164,33 @@ impl LevelPlan {
 pub fn plan_level(
     level: &Level,
     problem_name: &str,
+    rules: Rules,
     options: &SearchOptions,
     cancel: &AtomicBool,
     observer: &mut dyn SearchObserver,
 ) -> Result<(SearchResult, Option<LevelPlan>), PlanLevelError> {
     let start = Instant::now();
-    let task = ground_level(level, problem_name)?;
+    let task = ground_level(level, problem_name, rules)?;
     let options = crate::solve::with_time_spent(options, start.elapsed());
     let result = pddl_search::search(&task, &options, cancel, observer);
     let plan = result
         .plan
         .as_ref()
-        .map(|p| LevelPlan::from_operators(&task, &p.operators));
+        .map(|p| LevelPlan::from_operators(level, &task, &p.operators));
     if let Some(plan) = &plan {
-        check_with_simulator(level, &plan.moves)?;
+        check_with_simulator(level, &plan.moves, rules)?;
     }
     Ok((result, plan))
 }
 
-/// Plays `moves` on the level with the reference simulator: they must all
-/// be legal and leave no tile.
-fn check_with_simulator(level: &Level, moves: &[Move]) -> Result<(), PlanLevelError> {
-    let frames = super::replay(&level.board, moves, false)
+/// Plays `moves` on the level with the reference simulator under `rules`:
+/// they must all be legal and leave no tile.
+fn check_with_simulator(
+    level: &Level,
+    moves: &[TimedMove],
+    rules: Rules,
+) -> Result<(), PlanLevelError> {
+    let frames = super::replay_by_rules(&level.board, moves, rules, false)
         .map_err(|e| PlanLevelError::Rejected(e.to_string()))?;
     let left = frames.last().map_or(0, |frame| frame.board.tile_count());
     if left == 0 {
@@ -185,7 +207,7 @@ mod tests {
     use super::*;
     use crate::puzznic::Position;
     use crate::puzznic::level::parse_level;
-    use crate::puzznic::simulator::Direction;
+    use crate::puzznic::simulator::{Direction, PushTime};
 
     fn level(text: &str) -> Level {
         parse_level(&pddl_syntax::SourceFile::new("level.txt", text)).expect("level parses")
@@ -195,19 +217,24 @@ mod tests {
     fn the_simulator_rejects_a_plan_that_does_not_clear_the_level() {
         // A pair one cell apart: pushing the left tile right clears it.
         let pair = level("#####\n#a.a#\n#####\n");
-        let push = |col, direction| Move {
-            from: Position { row: 1, col },
-            direction,
+        let push = |col, direction| TimedMove {
+            mv: Move {
+                from: Position { row: 1, col },
+                direction,
+            },
+            time: PushTime::Still,
         };
-        assert!(check_with_simulator(&pair, &[push(1, Direction::Right)]).is_ok());
-        // Pushing it left hits the wall; doing nothing leaves two tiles.
-        assert!(matches!(
-            check_with_simulator(&pair, &[push(1, Direction::Left)]),
-            Err(PlanLevelError::Rejected(_))
-        ));
-        assert!(matches!(
-            check_with_simulator(&pair, &[]),
-            Err(PlanLevelError::Rejected(message)) if message.contains("2 tiles")
-        ));
+        for rules in [Rules::TurnBased, Rules::RealTime] {
+            assert!(check_with_simulator(&pair, &[push(1, Direction::Right)], rules).is_ok());
+            // Pushing it left hits the wall; doing nothing leaves two tiles.
+            assert!(matches!(
+                check_with_simulator(&pair, &[push(1, Direction::Left)], rules),
+                Err(PlanLevelError::Rejected(_))
+            ));
+            assert!(matches!(
+                check_with_simulator(&pair, &[], rules),
+                Err(PlanLevelError::Rejected(message)) if message.contains("2 tiles")
+            ));
+        }
     }
 }

@@ -57,7 +57,8 @@ pub enum ColorChoice {
 
 #[derive(Subcommand)]
 pub enum PuzznicCommand {
-    /// Write the PDDL problem for a level (for `domains/puzznic/domain.pddl`).
+    /// Write the PDDL problem for a level (for `domains/puzznic/domain.pddl`,
+    /// and for `domains/puzznic/realtime.pddl`, which reads the same problems).
     Problem {
         #[command(flatten)]
         level: LevelArgs,
@@ -66,7 +67,11 @@ pub enum PuzznicCommand {
         output: Option<PathBuf>,
     },
     /// Print the built-in Puzznic domain.
-    Domain,
+    Domain {
+        /// The real-time variant (pushes while tiles fall) instead.
+        #[arg(long)]
+        real_time: bool,
+    },
     /// Solve a level with the planner and print the player moves and the PDDL plan
     /// (weighted A* with w = 1.5 and h_FF, then greedy search with novelty if that
     /// needs more than 750 000 evaluations; --optimal: A* with h_max).
@@ -77,6 +82,10 @@ pub enum PuzznicCommand {
         /// than LM-cut on this domain).
         #[arg(long)]
         optimal: bool,
+        /// Real-time rules (arcade, NES): a resting tile may also be pushed
+        /// while other tiles fall, one push per falling step.
+        #[arg(long, conflicts_with = "simulator")]
+        real_time: bool,
         #[command(flatten)]
         search: SearchArgs,
         /// No search progress on standard error.
@@ -98,6 +107,10 @@ pub enum PuzznicCommand {
         /// Show the board after every gravity and vanishing step too.
         #[arg(long)]
         physics: bool,
+        /// Replay by the real-time rules (pushes while tiles fall, as
+        /// `plan puzznic solve --real-time` plans them); implies --physics.
+        #[arg(long)]
+        real_time: bool,
         /// Write a self-contained HTML page animating the plan to this file.
         #[arg(long, value_name = "OUT.html")]
         html: Option<PathBuf>,
@@ -110,13 +123,14 @@ pub enum PuzznicCommand {
 pub fn run(command: PuzznicCommand) -> i32 {
     let status = match command {
         PuzznicCommand::Problem { level, output } => problem(&level, output.as_deref()),
-        PuzznicCommand::Domain => {
-            print!("{}", puzznic::DOMAIN);
+        PuzznicCommand::Domain { real_time } => {
+            print!("{}", rules(real_time).domain());
             Ok(exit::SUCCESS)
         }
         PuzznicCommand::Solve {
             level,
             optimal,
+            real_time,
             search,
             quiet,
             simulator,
@@ -130,7 +144,7 @@ pub fn run(command: PuzznicCommand) -> i32 {
                 Ok(options) => {
                     let mut progress = ProgressPrinter::new(quiet);
                     let simulator = simulator.then_some(max_states);
-                    solve(&level, options, simulator, &mut progress)
+                    solve(&level, rules(real_time), options, simulator, &mut progress)
                 }
                 Err(message) => {
                     eprintln!("error: {message}");
@@ -142,11 +156,27 @@ pub fn run(command: PuzznicCommand) -> i32 {
             level,
             plan,
             physics,
+            real_time,
             html,
             color,
-        } => show(&level, &plan, physics, html.as_deref(), color),
+        } => show(
+            &level,
+            &plan,
+            physics,
+            rules(real_time),
+            html.as_deref(),
+            color,
+        ),
     };
     status.unwrap_or_else(|failure| failure)
+}
+
+fn rules(real_time: bool) -> puzznic::Rules {
+    if real_time {
+        puzznic::Rules::RealTime
+    } else {
+        puzznic::Rules::TurnBased
+    }
 }
 
 fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
@@ -164,6 +194,7 @@ fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
 
 fn solve(
     level_args: &LevelArgs,
+    rules: puzznic::Rules,
     options: SearchOptions,
     simulator: Option<usize>,
     progress: &mut ProgressPrinter,
@@ -194,7 +225,9 @@ fn solve(
                     moves.len(),
                     stats.states
                 );
-                print_moves(&moves);
+                for (i, mv) in moves.iter().enumerate() {
+                    println!("; move {}: {mv}", i + 1);
+                }
                 exit::SUCCESS
             }
             BfsOutcome::Unsolvable => {
@@ -217,6 +250,7 @@ fn solve(
     let outcome = puzznic::plan_level(
         &level,
         &level_args.problem_name(),
+        rules,
         &options,
         cancel,
         progress,
@@ -257,7 +291,11 @@ fn solve(
         plan.moves.len(),
         plan.plan_lines.len()
     );
-    print_moves(&plan.moves);
+    // The moves as comments, so that the whole output stays a plan file
+    // `plan puzznic show` reads.
+    for (i, mv) in plan.moves.iter().enumerate() {
+        println!("; move {}: {mv}", i + 1);
+    }
     for line in &plan.plan_lines {
         println!("{line}");
     }
@@ -265,18 +303,11 @@ fn solve(
     Ok(exit::SUCCESS)
 }
 
-/// Prints the moves readably, as comments, so that the whole output stays
-/// a plan file `plan puzznic show` reads.
-fn print_moves(moves: &[puzznic::Move]) {
-    for (i, mv) in moves.iter().enumerate() {
-        println!("; move {}: {mv}", i + 1);
-    }
-}
-
 fn show(
     level_args: &LevelArgs,
     plan_path: &Path,
     physics: bool,
+    rules: puzznic::Rules,
     html: Option<&Path>,
     color: ColorChoice,
 ) -> Result<i32, i32> {
@@ -285,12 +316,13 @@ fn show(
         eprintln!("{e}");
         exit::INPUT_ERROR
     })?;
-    let moves = puzznic::parse_plan_moves(&plan_text.text).map_err(|e| {
+    let moves = puzznic::parse_plan_moves(&plan_text.text, &level.board).map_err(|e| {
         eprintln!("{}: {e}", plan_path.display());
         exit::INPUT_ERROR
     })?;
     // The page always has every physics step, so the animation shows falls.
-    let frames = puzznic::replay(&level.board, &moves, physics || html.is_some()).map_err(|e| {
+    let frames = puzznic::replay_by_rules(&level.board, &moves, rules, physics || html.is_some())
+        .map_err(|e| {
         eprintln!("{}: {e}", plan_path.display());
         exit::FOUND_ERRORS
     })?;
