@@ -265,3 +265,76 @@ fn solve_honours_the_memory_limit() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("memory limit reached"), "{stdout}");
 }
+
+#[test]
+fn real_time_solve_then_show() {
+    let dir = temp_dir("real-time");
+    // By the turn-based rules the catch is unsolvable (exit 4).
+    let out = plan()
+        .args(["puzznic", "solve", "--optimal", "-q", &shipped("catch")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(4));
+    let out = plan()
+        .args([
+            "puzznic",
+            "solve",
+            "--real-time",
+            "--optimal",
+            "-q",
+            &shipped("catch"),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.contains("; solved: 2 player moves (optimal)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("; move 2: after 1 falling step: move tile at row 4 col 3 left"),
+        "{text}"
+    );
+    let plan_path = dir.join("catch.plan");
+    std::fs::write(&plan_path, &text).expect("write");
+    let out = plan()
+        .args(["puzznic", "show", "--real-time", "--color", "never"])
+        .arg(shipped("catch"))
+        .arg(&plan_path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let shown = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(shown.contains("3 tiles vanish"), "{shown}");
+    assert!(shown.contains("cleared in 2 moves"), "{shown}");
+    // Without --real-time the plan breaks the rules: said, not replayed.
+    let out = plan()
+        .args(["puzznic", "show"])
+        .arg(shipped("catch"))
+        .arg(&plan_path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(err.contains("move 2"), "{err}");
+    assert!(err.contains("real-time rules"), "{err}");
+    // The real-time domain is built in too, and reads the same problems.
+    let out = plan()
+        .args(["puzznic", "domain", "--real-time"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let domain_path = dir.join("realtime.pddl");
+    std::fs::write(&domain_path, &out.stdout).expect("write");
+    let problem = format!("{}/problems/puzznic/catch.pddl", env!("CARGO_MANIFEST_DIR"));
+    let out = plan()
+        .args(["--optimal", "-q"])
+        .arg(&domain_path)
+        .arg(&problem)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(text.contains("; cost = 2 (general cost)"), "{text}");
+}

@@ -396,7 +396,7 @@ fn shipped_levels_agree_with_the_simulator() {
         env!("CARGO_MANIFEST_DIR"),
         "/problems/puzznic"
     )));
-    assert_eq!(paths.len(), 11);
+    assert_eq!(paths.len(), 12);
     for path in paths {
         let level = load(&path);
         cross_check(&path.display().to_string(), &level, 20, 30, 7);

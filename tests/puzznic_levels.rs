@@ -1,9 +1,10 @@
 //! The shipped Puzznic levels (`problems/puzznic/`), one rule each: their
 //! optimal move counts by the simulator's exhaustive BFS and by the
-//! planner run optimally, and their generated PDDL problems kept current.
+//! planner run optimally, under the turn-based and the real-time rules,
+//! and their generated PDDL problems kept current.
 
 use pddl_syntax::SourceFile;
-use planner::puzznic::{self, BfsOutcome, Level};
+use planner::puzznic::{self, BfsOutcome, Level, RealTime, Rules};
 use planner::search::{NoObserver, Outcome, SearchOptions};
 use std::path::{Path, PathBuf};
 
@@ -11,8 +12,33 @@ mod puzznic_support;
 use puzznic_support::gameboy_dir;
 use std::sync::atomic::AtomicBool;
 
-/// Every shipped level with its optimal number of player moves.
-const SHIPPED: [(&str, usize); 11] = [
+/// Every shipped level with its optimal number of player moves by the
+/// turn-based rules (`None`: unsolvable by them).
+const SHIPPED: [(&str, Option<usize>); 12] = [
+    ("horizontal-pair", Some(1)),
+    ("vertical-pair", Some(1)),
+    ("two-colours", Some(6)),
+    ("ledge-fall", Some(2)),
+    ("pushed-away", Some(3)),
+    ("stack-falls", Some(7)),
+    ("triple", Some(1)),
+    ("two-groups", Some(1)),
+    ("chain", Some(1)),
+    ("trap", Some(3)),
+    ("bridge", Some(16)),
+    ("catch", None),
+];
+
+/// The levels the turn-based rules solve, with their optima.
+fn turn_based_solvable() -> impl Iterator<Item = (&'static str, usize)> {
+    SHIPPED
+        .iter()
+        .filter_map(|&(name, optimal)| Some((name, optimal?)))
+}
+
+/// The optimal number of player moves of each shipped level by the
+/// real-time rules: never more than by the turn-based ones.
+const REAL_TIME: [(&str, usize); 12] = [
     ("horizontal-pair", 1),
     ("vertical-pair", 1),
     ("two-colours", 6),
@@ -24,6 +50,7 @@ const SHIPPED: [(&str, usize); 11] = [
     ("chain", 1),
     ("trap", 3),
     ("bridge", 16),
+    ("catch", 2),
 ];
 
 fn level_path(name: &str) -> PathBuf {
@@ -69,9 +96,15 @@ fn every_shipped_level_is_listed_and_documents_its_optimum() {
     let mut listed: Vec<String> = SHIPPED.iter().map(|(n, _)| n.to_string()).collect();
     listed.sort();
     assert_eq!(on_disk, listed);
+    let real_time: Vec<&str> = REAL_TIME.iter().map(|(n, _)| *n).collect();
+    let turn_based: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
+    assert_eq!(real_time, turn_based);
     for (name, optimal) in SHIPPED {
         let level = load(name);
-        let note = format!("optimal {optimal} moves (simulator BFS)");
+        let note = match optimal {
+            Some(optimal) => format!("optimal {optimal} moves (simulator BFS)"),
+            None => "unsolvable by the turn-based rules (simulator BFS)".to_string(),
+        };
         assert!(
             level.comments.contains(&note),
             "{name}: comment `; {note}` missing"
@@ -84,6 +117,10 @@ fn simulator_bfs_finds_the_known_optimum() {
     for (name, optimal) in SHIPPED {
         let level = load(name);
         let (outcome, _) = puzznic::solve_bfs(&level.board, 1_000_000);
+        let Some(optimal) = optimal else {
+            assert_eq!(outcome, BfsOutcome::Unsolvable, "{name}");
+            continue;
+        };
         let BfsOutcome::Solved(moves) = outcome else {
             panic!("{name}: {outcome:?}")
         };
@@ -92,14 +129,136 @@ fn simulator_bfs_finds_the_known_optimum() {
     }
 }
 
+/// The fewest pushes that clear `level` by the real-time rules: a 0-1
+/// breadth-first search over the simulator's real-time games (a push
+/// costs 1, letting a physics step happen costs 0), independent of the
+/// PDDL domain. `None`: no game clears it.
+fn real_time_optimum(level: &Level) -> Option<usize> {
+    use std::collections::{HashMap, VecDeque};
+    let start = RealTime::new(level.board.clone());
+    let mut best: HashMap<RealTime, usize> = HashMap::from([(start.clone(), 0)]);
+    let mut queue = VecDeque::from([(start, 0)]);
+    while let Some((game, pushes)) = queue.pop_front() {
+        if best[&game] < pushes {
+            continue;
+        }
+        if game.board().is_cleared() {
+            return Some(pushes);
+        }
+        if game.board().is_dead() {
+            continue;
+        }
+        let mut successors = Vec::new();
+        if !game.is_still() {
+            let mut next = game.clone();
+            next.step();
+            successors.push((next, pushes));
+        }
+        for mv in game.pushes() {
+            let mut next = game.clone();
+            next.push(mv).expect("an allowed push");
+            successors.push((next, pushes + 1));
+        }
+        for (next, cost) in successors {
+            if best.get(&next).is_none_or(|&known| cost < known) {
+                best.insert(next.clone(), cost);
+                if cost == pushes {
+                    queue.push_front((next, cost));
+                } else {
+                    queue.push_back((next, cost));
+                }
+            }
+        }
+        assert!(best.len() < 1_000_000, "shipped levels are small");
+    }
+    None
+}
+
+#[test]
+fn real_time_optima_agree_between_the_simulator_and_the_planner() {
+    for ((name, turn_based), (_, optimal)) in SHIPPED.into_iter().zip(REAL_TIME) {
+        let level = load(name);
+        assert_eq!(real_time_optimum(&level), Some(optimal), "{name}: 0-1 BFS");
+        assert!(turn_based.is_none_or(|t| optimal <= t), "{name}");
+        let cancel = AtomicBool::new(false);
+        let (result, plan) = puzznic::plan_level(
+            &level,
+            name,
+            Rules::RealTime,
+            &puzznic::optimal_options(),
+            &cancel,
+            &mut NoObserver,
+        )
+        .expect("grounds");
+        assert!(result.proven_optimal, "{name}");
+        let plan = plan.expect("a plan");
+        assert_eq!(plan.moves.len(), optimal, "{name}");
+        let frames = puzznic::replay_real_time(&level.board, &plan.moves).expect("replays");
+        assert!(frames.last().expect("frames").board.is_cleared(), "{name}");
+        assert_valid_for_the_validator(&level, name, Rules::RealTime, &plan.plan_lines, optimal);
+        // The default configuration finds some plan, no shorter.
+        let (_, plan) = puzznic::plan_level(
+            &level,
+            name,
+            Rules::RealTime,
+            &puzznic::satisficing_options(),
+            &cancel,
+            &mut NoObserver,
+        )
+        .expect("grounds");
+        let plan = plan.unwrap_or_else(|| panic!("{name}: no real-time plan"));
+        assert!(plan.moves.len() >= optimal, "{name}");
+    }
+}
+
+#[test]
+fn the_catch_needs_a_push_while_a_tile_falls() {
+    let level = load("catch");
+    let cancel = AtomicBool::new(false);
+    let (result, plan) = puzznic::plan_level(
+        &level,
+        "catch",
+        Rules::TurnBased,
+        &puzznic::optimal_options(),
+        &cancel,
+        &mut NoObserver,
+    )
+    .expect("grounds");
+    assert_eq!(result.outcome, Outcome::Unsolvable);
+    assert!(plan.is_none());
+    let (_, plan) = puzznic::plan_level(
+        &level,
+        "catch",
+        Rules::RealTime,
+        &puzznic::optimal_options(),
+        &cancel,
+        &mut NoObserver,
+    )
+    .expect("grounds");
+    let moves: Vec<String> = plan
+        .expect("a plan")
+        .moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "move tile at row 2 col 3 left",
+            "after 1 falling step: move tile at row 4 col 3 left"
+        ]
+    );
+}
+
 #[test]
 fn planner_optimal_matches_the_simulator() {
-    for (name, optimal) in SHIPPED {
+    for (name, optimal) in turn_based_solvable() {
         let level = load(name);
         let cancel = AtomicBool::new(false);
         let (result, plan) = puzznic::plan_level(
             &level,
             name,
+            Rules::TurnBased,
             &puzznic::optimal_options(),
             &cancel,
             &mut NoObserver,
@@ -115,16 +274,16 @@ fn planner_optimal_matches_the_simulator() {
             "{name}: cost is the number of moves"
         );
         assert!(
-            clears(&level, &plan.moves),
+            clears(&level, &plan.pushes()),
             "{name}: the planner's moves do not clear the simulator's board"
         );
-        assert_valid_for_the_validator(&level, name, &plan.plan_lines, optimal);
+        assert_valid_for_the_validator(&level, name, Rules::TurnBased, &plan.plan_lines, optimal);
     }
 }
 
 #[test]
 fn planner_default_solves_every_shipped_level() {
-    for (name, optimal) in SHIPPED {
+    for (name, optimal) in turn_based_solvable() {
         let level = load(name);
         // `plan puzznic solve`'s configuration and the planner's general one.
         for options in [
@@ -132,12 +291,18 @@ fn planner_default_solves_every_shipped_level() {
             SearchOptions::satisficing_default(),
         ] {
             let cancel = AtomicBool::new(false);
-            let (result, plan) =
-                puzznic::plan_level(&level, name, &options, &cancel, &mut NoObserver)
-                    .expect("grounds");
+            let (result, plan) = puzznic::plan_level(
+                &level,
+                name,
+                Rules::TurnBased,
+                &options,
+                &cancel,
+                &mut NoObserver,
+            )
+            .expect("grounds");
             let plan = plan.unwrap_or_else(|| panic!("{name}: {:?}", result.outcome));
             assert!(plan.moves.len() >= optimal, "{name}");
-            assert!(clears(&level, &plan.moves), "{name}");
+            assert!(clears(&level, &plan.pushes()), "{name}");
         }
     }
 }
@@ -209,22 +374,54 @@ fn planner_optimal_matches_moves_on_small_gameboy_levels() {
         let level = puzznic::parse_level(&file).expect("valid level");
         for options in [puzznic::optimal_options(), SearchOptions::optimal_default()] {
             let cancel = AtomicBool::new(false);
-            let (result, plan) =
-                puzznic::plan_level(&level, name, &options, &cancel, &mut NoObserver)
-                    .expect("grounds");
+            let (result, plan) = puzznic::plan_level(
+                &level,
+                name,
+                Rules::TurnBased,
+                &options,
+                &cancel,
+                &mut NoObserver,
+            )
+            .expect("grounds");
             let config = options.heuristic;
             assert!(result.proven_optimal, "{name} {config}");
             let plan = plan.expect("a plan");
             assert_eq!(plan.moves.len(), optimal, "{name} {config}");
-            assert!(clears(&level, &plan.moves), "{name} {config}");
+            assert!(clears(&level, &plan.pushes()), "{name} {config}");
         }
+        // Pushes while tiles fall never cost moves, and here the planner's
+        // real-time optimum is the exhaustive search's.
+        let cancel = AtomicBool::new(false);
+        let (result, plan) = puzznic::plan_level(
+            &level,
+            name,
+            Rules::RealTime,
+            &puzznic::optimal_options(),
+            &cancel,
+            &mut NoObserver,
+        )
+        .expect("grounds");
+        assert!(result.proven_optimal, "{name} real-time");
+        let real_time = plan.expect("a plan").moves.len();
+        assert!(real_time <= optimal, "{name} real-time");
+        assert_eq!(
+            Some(real_time),
+            real_time_optimum(&level),
+            "{name} real-time"
+        );
     }
 }
 
 /// The independent lifted validator accepts a plan on the domain and the
 /// generated problem, with the number of moves as its metric value.
-fn assert_valid_for_the_validator(level: &Level, name: &str, plan_lines: &[String], moves: usize) {
-    let domain = pddl_syntax::parse_domain(puzznic::DOMAIN).expect("domain parses");
+fn assert_valid_for_the_validator(
+    level: &Level,
+    name: &str,
+    rules: Rules,
+    plan_lines: &[String],
+    moves: usize,
+) {
+    let domain = pddl_syntax::parse_domain(rules.domain()).expect("domain parses");
     let problem_text = puzznic::problem_pddl(level, &puzznic::problem_name(name));
     let problem = pddl_syntax::parse_problem(&problem_text).expect("problem parses");
     let validator = planner::validate::Validator::new(&domain, &problem).expect("validator set up");
@@ -251,9 +448,15 @@ fn a_split_triple_is_a_dead_end() {
         puzznic::optimal_options(),
     ] {
         let cancel = AtomicBool::new(false);
-        let (result, plan) =
-            puzznic::plan_level(&level, "split", &options, &cancel, &mut NoObserver)
-                .expect("grounds");
+        let (result, plan) = puzznic::plan_level(
+            &level,
+            "split",
+            Rules::TurnBased,
+            &options,
+            &cancel,
+            &mut NoObserver,
+        )
+        .expect("grounds");
         assert_eq!(result.outcome, Outcome::Unsolvable, "{:?}", options.engine);
         assert!(plan.is_none());
         assert!(result.statistics.expanded <= 4, "{:?}", result.statistics);

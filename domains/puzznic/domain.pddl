@@ -1,4 +1,6 @@
 ; Puzznic, turn-based rules of /work/shared/puzznic/README.md.
+; (realtime.pddl beside this file is the real-time variant; it reads the
+; same problems.)
 ;
 ; Encoding (chosen so that the delete relaxation sees what matching needs,
 ; the ground task stays small and the physics is forced):

@@ -390,6 +390,8 @@ impl fmt::Display for TimedMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.time {
             PushTime::Still => write!(f, "{}", self.mv),
+            // Only a level that starts unsettled allows this.
+            PushTime::AfterSteps(0) => write!(f, "before the first falling step: {}", self.mv),
             PushTime::AfterSteps(1) => write!(f, "after 1 falling step: {}", self.mv),
             PushTime::AfterSteps(n) => write!(f, "after {n} falling steps: {}", self.mv),
         }
@@ -783,6 +785,74 @@ mod tests {
                 direction: Direction::Left
             })
         );
+    }
+
+    #[test]
+    fn real_time_pushes_need_a_resting_tile_and_one_step_between() {
+        // Column 1 is a shaft; the tile at the top of column 2 stands on
+        // the tile below it, which stands on the floor.
+        let catch = board("######\n#.a..#\n#.#..#\n#.a..#\n#.##.#\n#a#..#\n######\n");
+        let at = |row, col| Position { row, col };
+        let left = |row, col| Move {
+            from: at(row, col),
+            direction: Direction::Left,
+        };
+        let mut game = RealTime::new(catch.clone());
+        assert!(game.is_still() && game.can_push());
+        game.push(left(1, 2)).expect("a still board");
+        assert_eq!(
+            game.push(left(3, 2)),
+            Err(MoveError::NotNow(at(3, 2))),
+            "two pushes without a step between"
+        );
+        assert_eq!(game.step(), Some(PhysicsStep::Gravity));
+        // The first tile falls through the shaft at row 2; the tile at
+        // row 3 rests on the ledge and may be pushed under it.
+        assert!(!catch.is_resting(at(1, 1)));
+        assert!(!game.board().is_resting(at(2, 1)));
+        assert!(game.board().is_resting(at(3, 2)));
+        assert!(game.pushes().contains(&left(3, 2)));
+        game.push(left(3, 2))
+            .expect("a resting tile while another falls");
+        while game.step().is_some() {}
+        assert!(game.board().is_cleared(), "{}", game.board().to_text());
+        // The same pushes as a timed plan replay; one step later the
+        // falling tile is in the cell the push needs.
+        let plan = |steps| {
+            [
+                TimedMove {
+                    mv: left(1, 2),
+                    time: PushTime::Still,
+                },
+                TimedMove {
+                    mv: left(3, 2),
+                    time: PushTime::AfterSteps(steps),
+                },
+            ]
+        };
+        let frames = replay_real_time(&catch, &plan(1)).expect("legal");
+        assert!(frames.last().expect("frames").board.is_cleared());
+        assert_eq!(frames[2].caption, "gravity");
+        assert_eq!(
+            frames[3].caption,
+            "move 2: after 1 falling step: move tile at row 4 col 3 left"
+        );
+        let error = replay_real_time(&catch, &plan(2)).expect_err("blocked");
+        assert!(matches!(error.reason, MoveError::Blocked { .. }));
+        // After three steps the tile has landed: no push before matching.
+        let error = replay_real_time(&catch, &plan(3)).expect_err("landed");
+        assert_eq!(
+            (error.number, error.reason),
+            (2, MoveError::NotNow(at(3, 2)))
+        );
+        // The turn-based rules refuse the timed push.
+        let error =
+            replay_by_rules(&catch, &plan(1), Rules::TurnBased, false).expect_err("turn-based");
+        assert_eq!(error.reason, MoveError::WhileFalling);
+        // A tile standing on a falling tile does not rest.
+        let stack = raw_board("####\n#a.#\n#b.#\n#..#\n####\n");
+        let game = RealTime::new(stack);
+        assert!(game.can_push() && game.pushes().is_empty());
     }
 
     #[test]
