@@ -182,6 +182,44 @@ fn simulator_solve_and_tiled_input() {
     assert!(Path::new(&dir.join("config.json")).exists());
 }
 
+/// The simulator's search honours the limits and refuses the planner's
+/// search flags.
+#[test]
+fn simulator_solve_honours_limits() {
+    // The process has used more than 1 MiB before the first board.
+    let out = plan()
+        .args([
+            "puzznic",
+            "solve",
+            "--simulator",
+            "--memory-limit",
+            "1",
+            &shipped("bridge"),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(6));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.contains("; memory limit reached after 1 boards"),
+        "{text}"
+    );
+    let out = plan()
+        .args([
+            "puzznic",
+            "solve",
+            "--simulator",
+            "--search",
+            "astar",
+            &shipped("bridge"),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(err.contains("cannot be used with"), "{err}");
+}
+
 /// A kind with a single tile makes a level unsolvable: reported before any
 /// search, with exit status 4, naming the type and its cell.
 #[test]

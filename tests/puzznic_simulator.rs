@@ -97,6 +97,7 @@ fn bfs_agrees_with_moves(budget: usize, at_least_solved: usize) {
             }
             BfsOutcome::LimitReached { at_least } => assert!(at_least <= expected, "level {name}"),
             BfsOutcome::Unsolvable => panic!("level {name}: BFS says unsolvable"),
+            BfsOutcome::Stopped { .. } => panic!("level {name}: nothing asked BFS to stop"),
         }
     }
     eprintln!("{checked} levels solved by BFS with the known optimal count");

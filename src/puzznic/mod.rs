@@ -23,7 +23,7 @@ pub use problem::{
 };
 pub use simulator::{
     BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, PushTime, RealTime,
-    TimedMove, solve_bfs,
+    TimedMove, solve_bfs, solve_bfs_until,
 };
 pub use simulator::{Frame, ReplayError, replay, replay_by_rules, replay_real_time};
 pub use solve::{

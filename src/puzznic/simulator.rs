@@ -493,6 +493,12 @@ pub enum BfsOutcome {
         /// Every solution has at least this many moves.
         at_least: usize,
     },
+    /// The caller's stop condition held first (a time or memory limit,
+    /// an interrupt); no solution has fewer moves than the given bound.
+    Stopped {
+        /// Every solution has at least this many moves.
+        at_least: usize,
+    },
 }
 
 /// Statistics of a breadth-first search.
@@ -508,6 +514,20 @@ pub struct BfsStats {
 /// clearing `start` (settled first). Stops after storing `max_states`
 /// boards. Boards where a kind has a single tile are pruned.
 pub fn solve_bfs(start: &Board, max_states: usize) -> (BfsOutcome, BfsStats) {
+    solve_bfs_until(start, max_states, &mut || false)
+}
+
+/// Boards expanded between two calls of a [`solve_bfs_until`] stop
+/// condition.
+const BFS_STOP_CHECK_INTERVAL: usize = 4096;
+
+/// [`solve_bfs`] that also asks `stop` every few thousand boards whether
+/// to give up ([`BfsOutcome::Stopped`]), e.g. at a time or memory limit.
+pub fn solve_bfs_until(
+    start: &Board,
+    max_states: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> (BfsOutcome, BfsStats) {
     let mut root = start.clone();
     root.settle();
     let mut stats = BfsStats::default();
@@ -526,9 +546,18 @@ pub fn solve_bfs(start: &Board, max_states: usize) -> (BfsOutcome, BfsStats) {
     let mut seen: HashMap<Box<[u8]>, u32> = HashMap::from([(states[0].clone(), 0)]);
     let mut queue = VecDeque::from([0u32]);
     while let Some(index) = queue.pop_front() {
+        let depth = depths[index as usize];
+        if stats.expanded % BFS_STOP_CHECK_INTERVAL == 0 && stop() {
+            stats.states = states.len();
+            return (
+                BfsOutcome::Stopped {
+                    at_least: depth as usize + 1,
+                },
+                stats,
+            );
+        }
         stats.expanded += 1;
         let board = codec.decode(&states[index as usize]);
-        let depth = depths[index as usize];
         for mv in board.moves() {
             let Ok(next) = board.play(mv) else { continue };
             if next.is_cleared() {
@@ -863,6 +892,13 @@ mod tests {
         let level = board("#########\n#a.....a#\n#########\n");
         let (outcome, _) = solve_bfs(&level, 2);
         assert_eq!(outcome, BfsOutcome::LimitReached { at_least: 1 });
+        let mut asked = 0;
+        let (outcome, stats) = solve_bfs_until(&level, 1000, &mut || {
+            asked += 1;
+            true
+        });
+        assert_eq!(outcome, BfsOutcome::Stopped { at_least: 1 });
+        assert_eq!((asked, stats.expanded), (1, 0));
         let BfsOutcome::Solved(moves) = solve_bfs(&level, 1000).0 else {
             panic!("solvable")
         };

@@ -91,8 +91,9 @@ pub enum PuzznicCommand {
         /// No search progress on standard error.
         #[arg(short, long)]
         quiet: bool,
-        /// Use the reference simulator's breadth-first search instead of the planner.
-        #[arg(long)]
+        /// Use the reference simulator's breadth-first search instead of the
+        /// planner (fewest moves; --time-limit and --memory-limit apply).
+        #[arg(long, conflicts_with_all = ["search", "heuristic", "weight", "anytime", "novelty"])]
         simulator: bool,
         /// With --simulator: the most boards to store.
         #[arg(long, default_value_t = 5_000_000)]
@@ -215,8 +216,29 @@ fn solve(
         }
         return Ok(exit::UNSOLVABLE);
     }
+    let cancel = crate::interrupt::cancel_flag();
     if let Some(max_states) = simulator {
-        let (outcome, stats) = puzznic::solve_bfs(&level.board, max_states);
+        // The search options' limits, checked every few thousand boards.
+        let mut stopped_by = None;
+        let mut stop = || {
+            stopped_by = if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                Some(("interrupted", exit::INTERRUPTED))
+            } else if options
+                .time_limit
+                .is_some_and(|limit| started.elapsed() >= limit)
+            {
+                Some(("time limit reached", exit::TIME_LIMIT))
+            } else if options
+                .memory_limit_bytes
+                .is_some_and(|limit| crate::memory::peak_bytes().is_some_and(|peak| peak >= limit))
+            {
+                Some(("memory limit reached", exit::MEMORY_LIMIT))
+            } else {
+                None
+            };
+            stopped_by.is_some()
+        };
+        let (outcome, stats) = puzznic::solve_bfs_until(&level.board, max_states, &mut stop);
         let seconds = started.elapsed().as_secs_f64();
         return Ok(match outcome {
             BfsOutcome::Solved(moves) => {
@@ -239,14 +261,21 @@ fn solve(
             }
             BfsOutcome::LimitReached { at_least } => {
                 println!(
-                    "; gave up after {} boards: at least {at_least} moves",
+                    "; gave up after {} boards (--max-states): at least {at_least} moves",
                     stats.states
                 );
                 exit::MEMORY_LIMIT
             }
+            BfsOutcome::Stopped { at_least } => {
+                let (why, status) = stopped_by.unwrap_or(("stopped", exit::INTERRUPTED));
+                println!(
+                    "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
+                    stats.states
+                );
+                status
+            }
         });
     }
-    let cancel = crate::interrupt::cancel_flag();
     let outcome = puzznic::plan_level(
         &level,
         &level_args.problem_name(),
