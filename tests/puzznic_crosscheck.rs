@@ -140,37 +140,6 @@ impl<'a> Replay<'a> {
         board
     }
 
-    /// Runs the forced physics, returning every board that differs from
-    /// the one before, until only player moves remain.
-    fn run_physics(&mut self, template: &Board) -> Vec<Board> {
-        let mut boards = Vec::new();
-        let mut last = self.board(template);
-        for _ in 0..10_000 {
-            let applicable = self.applicable();
-            let physics: Vec<&Operator> = applicable
-                .iter()
-                .copied()
-                .filter(|o| o.name == "gravity-step" || o.name == "vanish")
-                .collect();
-            if physics.is_empty() {
-                return boards;
-            }
-            assert_eq!(
-                applicable.len(),
-                1,
-                "physics not forced: {:?}",
-                applicable.iter().map(|o| o.plan_line()).collect::<Vec<_>>()
-            );
-            self.apply(physics[0]);
-            let now = self.board(template);
-            if now != last {
-                boards.push(now.clone());
-                last = now;
-            }
-        }
-        panic!("physics does not terminate");
-    }
-
     /// The player moves applicable now.
     fn moves(&self) -> BTreeSet<(Position, bool)> {
         self.applicable()
@@ -186,8 +155,9 @@ impl<'a> Replay<'a> {
 
     /// Runs the physics until a push is applicable or nothing is left to
     /// happen, returning every board that differs from the one before.
-    /// While no push is applicable, exactly one action must be.
-    fn run_physics_until_push(&mut self, template: &Board) -> Vec<Board> {
+    /// While no push is applicable, exactly one action must be (under the
+    /// turn-based rules, that is the whole physics: it is forced).
+    fn run_physics(&mut self, template: &Board) -> Vec<Board> {
         let mut boards = Vec::new();
         let mut last = self.board(template);
         for _ in 0..10_000 {
@@ -275,7 +245,7 @@ fn cross_check_real_time(name: &str, level: &Level, rounds: usize, length: usize
         let mut replay = Replay::new(&task);
         let mut game = RealTime::new(template.clone());
         for step in 0..length {
-            let pddl_boards = replay.run_physics_until_push(template);
+            let pddl_boards = replay.run_physics(template);
             let mut sim_boards = Vec::new();
             while game.pushes().is_empty() && game.step().is_some() {
                 sim_boards.push(game.board().clone());

@@ -4,8 +4,8 @@
 //! and their generated PDDL problems kept current.
 
 use pddl_syntax::SourceFile;
-use planner::puzznic::{self, BfsOutcome, Level, RealTime, Rules};
-use planner::search::{NoObserver, Outcome, SearchOptions};
+use planner::puzznic::{self, BfsOutcome, Level, LevelPlan, RealTime, Rules};
+use planner::search::{NoObserver, Outcome, SearchOptions, SearchResult};
 use std::path::{Path, PathBuf};
 
 mod puzznic_support;
@@ -65,6 +65,24 @@ fn load(name: &str) -> Level {
     );
     puzznic::parse_level(&file)
         .unwrap_or_else(|e| panic!("{}", e.iter().map(|d| d.render(&file)).collect::<String>()))
+}
+
+/// Plans `level` by `rules` with `options`, without limits or progress.
+fn solve_level(
+    level: &Level,
+    name: &str,
+    rules: Rules,
+    options: &SearchOptions,
+) -> (SearchResult, Option<LevelPlan>) {
+    puzznic::plan_level(
+        level,
+        name,
+        rules,
+        options,
+        &AtomicBool::new(false),
+        &mut NoObserver,
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn clears(level: &Level, moves: &[puzznic::Move]) -> bool {
@@ -174,38 +192,33 @@ fn real_time_optimum(level: &Level) -> Option<usize> {
     None
 }
 
+/// `plan puzznic solve --real-time --optimal`'s plan for `level`: proven
+/// optimal with `optimal` moves, replayed by the simulator's real-time
+/// mode to a cleared board, and accepted by the validator.
+fn assert_real_time_optimum(level: &Level, name: &str, optimal: usize) {
+    let (result, plan) = solve_level(level, name, Rules::RealTime, &puzznic::optimal_options());
+    assert!(result.proven_optimal, "{name} real-time");
+    let plan = plan.expect("a plan");
+    assert_eq!(plan.moves.len(), optimal, "{name} real-time");
+    let frames = puzznic::replay_real_time(&level.board, &plan.moves).expect("replays");
+    assert!(frames.last().expect("frames").board.is_cleared(), "{name}");
+    assert_valid_for_the_validator(level, name, Rules::RealTime, &plan.plan_lines, optimal);
+}
+
 #[test]
 fn real_time_optima_agree_between_the_simulator_and_the_planner() {
     for ((name, turn_based), (_, optimal)) in SHIPPED.into_iter().zip(REAL_TIME) {
         let level = load(name);
         assert_eq!(real_time_optimum(&level), Some(optimal), "{name}: 0-1 BFS");
         assert!(turn_based.is_none_or(|t| optimal <= t), "{name}");
-        let cancel = AtomicBool::new(false);
-        let (result, plan) = puzznic::plan_level(
-            &level,
-            name,
-            Rules::RealTime,
-            &puzznic::optimal_options(),
-            &cancel,
-            &mut NoObserver,
-        )
-        .expect("grounds");
-        assert!(result.proven_optimal, "{name}");
-        let plan = plan.expect("a plan");
-        assert_eq!(plan.moves.len(), optimal, "{name}");
-        let frames = puzznic::replay_real_time(&level.board, &plan.moves).expect("replays");
-        assert!(frames.last().expect("frames").board.is_cleared(), "{name}");
-        assert_valid_for_the_validator(&level, name, Rules::RealTime, &plan.plan_lines, optimal);
+        assert_real_time_optimum(&level, name, optimal);
         // The default configuration finds some plan, no shorter.
-        let (_, plan) = puzznic::plan_level(
+        let (_, plan) = solve_level(
             &level,
             name,
             Rules::RealTime,
             &puzznic::satisficing_options(),
-            &cancel,
-            &mut NoObserver,
-        )
-        .expect("grounds");
+        );
         let plan = plan.unwrap_or_else(|| panic!("{name}: no real-time plan"));
         assert!(plan.moves.len() >= optimal, "{name}");
     }
@@ -214,27 +227,20 @@ fn real_time_optima_agree_between_the_simulator_and_the_planner() {
 #[test]
 fn the_catch_needs_a_push_while_a_tile_falls() {
     let level = load("catch");
-    let cancel = AtomicBool::new(false);
-    let (result, plan) = puzznic::plan_level(
+    let (result, plan) = solve_level(
         &level,
         "catch",
         Rules::TurnBased,
         &puzznic::optimal_options(),
-        &cancel,
-        &mut NoObserver,
-    )
-    .expect("grounds");
+    );
     assert_eq!(result.outcome, Outcome::Unsolvable);
     assert!(plan.is_none());
-    let (_, plan) = puzznic::plan_level(
+    let (_, plan) = solve_level(
         &level,
         "catch",
         Rules::RealTime,
         &puzznic::optimal_options(),
-        &cancel,
-        &mut NoObserver,
-    )
-    .expect("grounds");
+    );
     let moves: Vec<String> = plan
         .expect("a plan")
         .moves
@@ -254,16 +260,8 @@ fn the_catch_needs_a_push_while_a_tile_falls() {
 fn planner_optimal_matches_the_simulator() {
     for (name, optimal) in turn_based_solvable() {
         let level = load(name);
-        let cancel = AtomicBool::new(false);
-        let (result, plan) = puzznic::plan_level(
-            &level,
-            name,
-            Rules::TurnBased,
-            &puzznic::optimal_options(),
-            &cancel,
-            &mut NoObserver,
-        )
-        .expect("grounds");
+        let (result, plan) =
+            solve_level(&level, name, Rules::TurnBased, &puzznic::optimal_options());
         assert_eq!(result.outcome, Outcome::Solved, "{name}");
         assert!(result.proven_optimal, "{name}");
         let plan = plan.expect("a plan");
@@ -290,16 +288,7 @@ fn planner_default_solves_every_shipped_level() {
             puzznic::satisficing_options(),
             SearchOptions::satisficing_default(),
         ] {
-            let cancel = AtomicBool::new(false);
-            let (result, plan) = puzznic::plan_level(
-                &level,
-                name,
-                Rules::TurnBased,
-                &options,
-                &cancel,
-                &mut NoObserver,
-            )
-            .expect("grounds");
+            let (result, plan) = solve_level(&level, name, Rules::TurnBased, &options);
             let plan = plan.unwrap_or_else(|| panic!("{name}: {:?}", result.outcome));
             assert!(plan.moves.len() >= optimal, "{name}");
             assert!(clears(&level, &plan.pushes()), "{name}");
@@ -373,42 +362,18 @@ fn planner_optimal_matches_moves_on_small_gameboy_levels() {
         );
         let level = puzznic::parse_level(&file).expect("valid level");
         for options in [puzznic::optimal_options(), SearchOptions::optimal_default()] {
-            let cancel = AtomicBool::new(false);
-            let (result, plan) = puzznic::plan_level(
-                &level,
-                name,
-                Rules::TurnBased,
-                &options,
-                &cancel,
-                &mut NoObserver,
-            )
-            .expect("grounds");
+            let (result, plan) = solve_level(&level, name, Rules::TurnBased, &options);
             let config = options.heuristic;
             assert!(result.proven_optimal, "{name} {config}");
             let plan = plan.expect("a plan");
             assert_eq!(plan.moves.len(), optimal, "{name} {config}");
             assert!(clears(&level, &plan.pushes()), "{name} {config}");
         }
-        // Pushes while tiles fall never cost moves, and here the planner's
+        // Pushes while tiles fall never cost moves, and the planner's
         // real-time optimum is the exhaustive search's.
-        let cancel = AtomicBool::new(false);
-        let (result, plan) = puzznic::plan_level(
-            &level,
-            name,
-            Rules::RealTime,
-            &puzznic::optimal_options(),
-            &cancel,
-            &mut NoObserver,
-        )
-        .expect("grounds");
-        assert!(result.proven_optimal, "{name} real-time");
-        let real_time = plan.expect("a plan").moves.len();
+        let real_time = real_time_optimum(&level).expect("solvable in real time");
         assert!(real_time <= optimal, "{name} real-time");
-        assert_eq!(
-            Some(real_time),
-            real_time_optimum(&level),
-            "{name} real-time"
-        );
+        assert_real_time_optimum(&level, name, real_time);
     }
 }
 
@@ -447,16 +412,7 @@ fn a_split_triple_is_a_dead_end() {
         SearchOptions::satisficing_default(),
         puzznic::optimal_options(),
     ] {
-        let cancel = AtomicBool::new(false);
-        let (result, plan) = puzznic::plan_level(
-            &level,
-            "split",
-            Rules::TurnBased,
-            &options,
-            &cancel,
-            &mut NoObserver,
-        )
-        .expect("grounds");
+        let (result, plan) = solve_level(&level, "split", Rules::TurnBased, &options);
         assert_eq!(result.outcome, Outcome::Unsolvable, "{:?}", options.engine);
         assert!(plan.is_none());
         assert!(result.statistics.expanded <= 4, "{:?}", result.statistics);
