@@ -133,8 +133,9 @@ pub fn timed_moves<'a>(
 
 /// Reads the player moves of a plan file (one `(action args...)` per line,
 /// `;` comments ignored), timed by the plan's physics actions as
-/// [`timed_moves`] does, from the level's board `start`. Errors name the
-/// line.
+/// [`timed_moves`] does, from the level's board `start`; a plan of pushes
+/// alone (no physics action at all, as a player would write it) pushes on
+/// still boards. Errors name the line.
 pub fn parse_plan_moves(text: &str, start: &Board) -> Result<Vec<TimedMove>, String> {
     let mut actions: Vec<(String, Vec<String>)> = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -182,6 +183,19 @@ pub fn parse_plan_moves(text: &str, start: &Board) -> Result<Vec<TimedMove>, Str
             }
         }
         actions.push((name.clone(), args.to_vec()));
+    }
+    if !actions
+        .iter()
+        .any(|(name, _)| name == "gravity-step" || name == "vanish")
+    {
+        return Ok(actions
+            .iter()
+            .filter_map(|(name, args)| action_move(name, args))
+            .map(|mv| TimedMove {
+                mv,
+                time: PushTime::Still,
+            })
+            .collect());
     }
     Ok(timed_moves(
         start,
@@ -409,6 +423,21 @@ mod tests {
         assert_eq!(moves[0].to_string(), "move tile at row 3 col 4 left");
         assert_eq!(moves[1].to_string(), "move tile at row 2 col 2 right");
         assert!(moves.iter().all(|m| m.time == PushTime::Still));
+        // Pushes alone are played on still boards; with the physics written
+        // out, a push before the tiles have settled is timed.
+        let falling = parse_level(&SourceFile::new(
+            "t",
+            "#####\n#a..#\n##.##\n##.##\n#a#a#\n#####\n",
+        ))
+        .unwrap()
+        .board;
+        let pushes = "(push-right r2-c2 r2-c3 tile-a-1)\n(push-left r2-c3 r2-c2 tile-a-1)\n";
+        let moves = parse_plan_moves(pushes, &falling).unwrap();
+        assert!(moves.iter().all(|m| m.time == PushTime::Still));
+        let timed = "(gravity-step)\n(vanish)\n(push-right r2-c2 r2-c3 tile-a-1)\n(gravity-step)\n(push-left r5-c4 r5-c3 tile-a-3)\n";
+        let moves = parse_plan_moves(timed, &falling).unwrap();
+        assert_eq!(moves[0].time, PushTime::Still);
+        assert_eq!(moves[1].time, PushTime::AfterSteps(1));
         assert!(
             parse_plan_moves("(fly r1-c1)", &still)
                 .unwrap_err()
