@@ -428,37 +428,41 @@ fn novelty_fallback_takes_over_after_the_budget_but_never_after_astar() {
 }
 
 #[test]
-fn restarts_spend_what_the_turn_that_found_the_plan_spent() {
+fn restarts_spend_what_the_first_search_spent_counting_failed_turns_up_to_a_cap() {
     // Blind weighted A* spends its budget on 22 toggles without a plan;
     // greedy search with novelty then finds the optimal one. No restart
     // can improve it, so each spends all it is given: as many evaluations
-    // as the novelty turn used (plus a few), not as many as both turns.
+    // as the novelty turn used, plus the failed turn's up to
+    // FAILED_TURNS_EVALUATIONS_COUNTED (plus a few).
+    let cap = crate::FAILED_TURNS_EVALUATIONS_COUNTED;
     let toggles = toggles(22, 0).build(&[], &(0..22).collect::<Vec<_>>());
-    let budget = 20_000;
-    let with_turns = SearchOptions {
-        novelty_fallback: true,
-        fallback_evaluations: budget,
-        improve_plans: true,
-        ..options(Engine::WeightedAStar, HeuristicKind::Blind)
-    };
-    let first_search = run_with(
-        &toggles,
-        &SearchOptions {
-            improve_plans: false,
-            ..with_turns.clone()
-        },
-    );
-    let first = first_search.statistics.evaluated;
-    assert!(first > budget, "the first turn spent its budget");
-    let novelty_turn = first - budget;
-    assert!(novelty_turn < budget / 5, "{novelty_turn}");
-    let r = run_with(&toggles, &with_turns);
-    assert_eq!(r.plan.map(|p| p.cost), Some(22));
-    let restarts = r.statistics.evaluated - first;
-    assert!(
-        restarts >= novelty_turn && restarts <= novelty_turn + 300,
-        "restarts evaluated {restarts} after a turn of {novelty_turn}"
-    );
+    for failed_turn in [cap / 5, cap + cap / 2] {
+        let with_turns = SearchOptions {
+            novelty_fallback: true,
+            fallback_evaluations: failed_turn,
+            improve_plans: true,
+            ..options(Engine::WeightedAStar, HeuristicKind::Blind)
+        };
+        let first_search = run_with(
+            &toggles,
+            &SearchOptions {
+                improve_plans: false,
+                ..with_turns.clone()
+            },
+        );
+        let first = first_search.statistics.evaluated;
+        assert!(first > failed_turn, "the first turn spent its budget");
+        let novelty_turn = first - failed_turn;
+        assert!(novelty_turn < cap / 20, "{novelty_turn}");
+        let r = run_with(&toggles, &with_turns);
+        assert_eq!(r.plan.map(|p| p.cost), Some(22));
+        let restarts = r.statistics.evaluated - first;
+        let granted = novelty_turn + failed_turn.min(cap);
+        assert!(
+            restarts >= granted && restarts <= granted + 300,
+            "restarts evaluated {restarts} after turns of {failed_turn} and {novelty_turn}"
+        );
+    }
 }
 
 /// A result without what depends on timing: the wall time and the state
