@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Merges two runs of benches/puzznic_table.sh (the default, and --optimal
-with ONLY_OPTIMAL=1) into the README's per-level Markdown table.
+"""Merges runs of benches/puzznic_table.sh (the default, --optimal with
+ONLY_OPTIMAL=1 and, optionally, the default with PLAN_ARGS=--real-time)
+into the README's per-level Markdown table.
 
-    benches/puzznic_readme_table.py DEFAULT.tsv OPTIMAL.tsv > table.md
+    benches/puzznic_readme_table.py DEFAULT.tsv OPTIMAL.tsv [REAL_TIME.tsv] > table.md
 """
 import sys
 
@@ -28,17 +29,27 @@ def outcome(row):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     default, optimal = read(sys.argv[1]), read(sys.argv[2])
-    print("| level | MOVES | default moves | default time (s) | default expanded "
-          "| --optimal moves | --optimal time (s) |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    real_time = read(sys.argv[3]) if len(sys.argv) == 4 else None
+    header = ("| level | MOVES | default moves | default time (s) | default expanded "
+              "| --optimal moves | --optimal time (s) |")
+    rule = "|---|---|---:|---:|---:|---:|---:|"
+    if real_time is not None:
+        header += " --real-time moves | --real-time time (s) |"
+        rule += "---:|---:|"
+    print(header)
+    print(rule)
     for level in sorted(default):
         row = default[level]
+        cells = [row[0], outcome(row), row[2], row[3]]
         opt = optimal.get(level)
-        opt_cells = f"{outcome(opt)} | {opt[2]}" if opt else "not run | "
-        print(f"| {level} | {row[0]} | {outcome(row)} | {row[2]} | {row[3]} | {opt_cells} |")
+        cells += [outcome(opt), opt[2]] if opt else ["not run", ""]
+        if real_time is not None:
+            fast = real_time.get(level)
+            cells += [outcome(fast), fast[2]] if fast else ["not run", ""]
+        print(f"| {level} | " + " | ".join(cells) + " |")
 
 
 main()
