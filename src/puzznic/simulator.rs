@@ -93,6 +93,16 @@ pub enum PhysicsStep {
     Vanish(usize),
 }
 
+impl fmt::Display for PhysicsStep {
+    /// `gravity`, or `3 tiles vanish`: a frame's caption.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhysicsStep::Gravity => write!(f, "gravity"),
+            PhysicsStep::Vanish(n) => write!(f, "{n} tiles vanish"),
+        }
+    }
+}
+
 impl Board {
     /// Plays a move on a still board: the pushed tile moves, then the
     /// board settles (gravity and matching until still).
@@ -441,10 +451,7 @@ pub fn replay_real_time(start: &Board, moves: &[TimedMove]) -> Result<Vec<Frame>
         let step = game.step()?;
         frames.push(Frame {
             moves_done,
-            caption: match step {
-                PhysicsStep::Gravity => "gravity".to_string(),
-                PhysicsStep::Vanish(n) => format!("{n} tiles vanish"),
-            },
+            caption: step.to_string(),
             board: game.board().clone(),
         });
         Some(())
@@ -676,10 +683,7 @@ pub fn replay(start: &Board, moves: &[Move], physics: bool) -> Result<Vec<Frame>
     let settle = |board: &mut Board, frames: &mut Vec<Frame>, moves_done: usize| {
         if physics {
             for (step, next) in Physics::new(board.clone()) {
-                let caption = match step {
-                    PhysicsStep::Gravity => "gravity".to_string(),
-                    PhysicsStep::Vanish(n) => format!("{n} tiles vanish"),
-                };
+                let caption = step.to_string();
                 frames.push(Frame {
                     moves_done,
                     caption,
