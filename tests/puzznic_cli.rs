@@ -204,20 +204,17 @@ fn simulator_solve_honours_limits() {
         text.contains("; memory limit reached after 1 boards"),
         "{text}"
     );
-    let out = plan()
-        .args([
-            "puzznic",
-            "solve",
-            "--simulator",
-            "--search",
-            "astar",
-            &shipped("bridge"),
-        ])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8(out.stderr).expect("utf-8");
-    assert!(err.contains("cannot be used with"), "{err}");
+    for planner_flags in [["--search", "astar"], ["--threads", "1"]] {
+        let out = plan()
+            .args(["puzznic", "solve", "--simulator"])
+            .args(planner_flags)
+            .arg(shipped("bridge"))
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{planner_flags:?}");
+        let err = String::from_utf8(out.stderr).expect("utf-8");
+        assert!(err.contains("cannot be used with"), "{err}");
+    }
 }
 
 /// A kind with a single tile makes a level unsolvable: reported before any

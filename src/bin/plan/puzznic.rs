@@ -93,7 +93,7 @@ pub enum PuzznicCommand {
         quiet: bool,
         /// Use the reference simulator's breadth-first search instead of the
         /// planner (fewest moves; --time-limit and --memory-limit apply).
-        #[arg(long, conflicts_with_all = ["search", "heuristic", "weight", "anytime", "novelty"])]
+        #[arg(long, conflicts_with_all = ["search", "heuristic", "weight", "anytime", "novelty", "no_symmetry", "threads"])]
         simulator: bool,
         /// With --simulator: the most boards to store.
         #[arg(long, default_value_t = 5_000_000)]
