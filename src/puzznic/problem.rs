@@ -438,6 +438,22 @@ mod tests {
         let moves = parse_plan_moves(timed, &falling).unwrap();
         assert_eq!(moves[0].time, PushTime::Still);
         assert_eq!(moves[1].time, PushTime::AfterSteps(1));
+        assert_eq!(
+            moves[1].to_string(),
+            "after 1 falling step: move tile at row 5 col 4 left"
+        );
+        // A push before the first gravity step of a level that starts
+        // unsettled.
+        let floating = parse_level(&SourceFile::new("t", "#####\n#a..#\n#...#\n#a.a#\n#####\n"))
+            .unwrap()
+            .board;
+        let early = "(push-right r2-c2 r2-c3 tile-a-1)\n(gravity-step)\n";
+        let moves = parse_plan_moves(early, &floating).unwrap();
+        assert_eq!(moves[0].time, PushTime::AfterSteps(0));
+        assert_eq!(
+            moves[0].to_string(),
+            "before the first falling step: move tile at row 2 col 2 right"
+        );
         assert!(
             parse_plan_moves("(fly r1-c1)", &still)
                 .unwrap_err()
