@@ -247,9 +247,7 @@ fn solve(
                     moves.len(),
                     stats.states
                 );
-                for (i, mv) in moves.iter().enumerate() {
-                    println!("; move {}: {mv}", i + 1);
-                }
+                print_moves(&moves);
                 exit::SUCCESS
             }
             BfsOutcome::Unsolvable => {
@@ -320,16 +318,20 @@ fn solve(
         plan.moves.len(),
         plan.plan_lines.len()
     );
-    // The moves as comments, so that the whole output stays a plan file
-    // `plan puzznic show` reads.
-    for (i, mv) in plan.moves.iter().enumerate() {
-        println!("; move {}: {mv}", i + 1);
-    }
+    print_moves(&plan.moves);
     for line in &plan.plan_lines {
         println!("{line}");
     }
     println!("; cost = {} (general cost)", plan.moves.len());
     Ok(exit::SUCCESS)
+}
+
+/// Prints the moves readably, as comments, so that the whole output stays
+/// a plan file `plan puzznic show` reads.
+fn print_moves(moves: &[impl std::fmt::Display]) {
+    for (i, mv) in moves.iter().enumerate() {
+        println!("; move {}: {mv}", i + 1);
+    }
 }
 
 fn show(
