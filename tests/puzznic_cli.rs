@@ -186,24 +186,39 @@ fn simulator_solve_and_tiled_input() {
 /// search flags.
 #[test]
 fn simulator_solve_honours_limits() {
-    // The process has used more than 1 MiB before the first board.
-    let out = plan()
-        .args([
-            "puzznic",
-            "solve",
-            "--simulator",
-            "--memory-limit",
-            "1",
-            &shipped("bridge"),
-        ])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(6));
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    // Ten pairs in two rows: 10 moves, found after about 475 000 boards
+    // (about 20 MiB).
+    let dir = temp_dir("simulator-limits");
+    let level = dir.join("pairs.txt");
+    std::fs::write(
+        &level,
+        "################\n#ab.cd.ef.gh.ij#\n#ba.dc.fe.hg.ji#\n################\n",
+    )
+    .expect("write");
+    let run = |limit: &[&str]| {
+        let out = plan()
+            .args(["puzznic", "solve", "--simulator", "-q"])
+            .args(limit)
+            .arg(&level)
+            .output()
+            .expect("runs");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        (out.status.code(), text)
+    };
+    let (status, text) = run(&["--memory-limit", "1"]);
+    assert_eq!(status, Some(6), "{text}");
+    // Stopped before the tables would pass 1 MiB.
     assert!(
-        text.contains("; memory limit reached after 1 boards"),
+        text.contains("; memory limit reached (0.5 MiB of tables) after 16383 boards"),
         "{text}"
     );
+    let (status, text) = run(&["--max-states", "1000"]);
+    assert_eq!(status, Some(6), "{text}");
+    assert!(
+        text.contains("; gave up at --max-states after 1000 boards"),
+        "{text}"
+    );
+    assert!(text.contains("at least 4 moves"), "{text}");
     for planner_flags in [["--search", "astar"], ["--threads", "1"]] {
         let out = plan()
             .args(["puzznic", "solve", "--simulator"])

@@ -95,7 +95,9 @@ fn bfs_agrees_with_moves(budget: usize, at_least_solved: usize) {
                 assert!(board.is_cleared(), "level {name}: replay does not clear");
                 checked += 1;
             }
-            BfsOutcome::LimitReached { at_least } => assert!(at_least <= expected, "level {name}"),
+            BfsOutcome::LimitReached { at_least, .. } => {
+                assert!(at_least <= expected, "level {name}")
+            }
             BfsOutcome::Unsolvable => panic!("level {name}: BFS says unsolvable"),
             BfsOutcome::Stopped { .. } => panic!("level {name}: nothing asked BFS to stop"),
         }

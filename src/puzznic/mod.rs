@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bfs;
 pub mod level;
 pub mod problem;
 pub mod render;
@@ -17,13 +18,13 @@ pub mod simulator;
 pub mod solve;
 pub mod tiled;
 
+pub use bfs::{BfsLimit, BfsLimits, BfsOutcome, BfsStats, solve_bfs, solve_bfs_until};
 pub use level::{Board, Cell, Level, Position, parse_level};
 pub use problem::{
     TileObject, parse_plan_moves, problem_name, problem_pddl, tile_objects, timed_moves,
 };
 pub use simulator::{
-    BfsOutcome, BfsStats, Direction, Move, MoveError, Physics, PhysicsStep, PushTime, RealTime,
-    TimedMove, solve_bfs, solve_bfs_until,
+    Direction, Move, MoveError, Physics, PhysicsStep, PushTime, RealTime, TimedMove,
 };
 pub use simulator::{Frame, ReplayError, replay, replay_by_rules, replay_real_time};
 pub use solve::{

@@ -1,12 +1,9 @@
 //! A plain reference simulator of the turn-based rules, independent of
-//! the PDDL domain, and an exhaustive breadth-first solver over settled
-//! boards (fewest player moves); [`RealTime`] adds the real-time rule
-//! (pushes while tiles fall).
+//! the PDDL domain; [`RealTime`] adds the real-time rule (pushes while
+//! tiles fall). Its exhaustive solver is [`super::bfs`].
 
 use super::Rules;
 use super::level::{Board, Cell, Position};
-use std::collections::HashMap;
-use std::collections::VecDeque;
 use std::fmt;
 
 /// Which way a tile is pushed.
@@ -487,166 +484,6 @@ pub fn replay_real_time(start: &Board, moves: &[TimedMove]) -> Result<Vec<Frame>
     Ok(frames)
 }
 
-/// The result of an exhaustive breadth-first search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BfsOutcome {
-    /// A shortest solution.
-    Solved(Vec<Move>),
-    /// Every reachable still board was visited: no solution exists.
-    Unsolvable,
-    /// The state limit was reached first; no solution has fewer moves
-    /// than the given bound.
-    LimitReached {
-        /// Every solution has at least this many moves.
-        at_least: usize,
-    },
-    /// The caller's stop condition held first (a time or memory limit,
-    /// an interrupt); no solution has fewer moves than the given bound.
-    Stopped {
-        /// Every solution has at least this many moves.
-        at_least: usize,
-    },
-}
-
-/// Statistics of a breadth-first search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BfsStats {
-    /// Distinct still boards stored.
-    pub states: usize,
-    /// Boards whose moves were generated.
-    pub expanded: usize,
-}
-
-/// Breadth-first search over still boards for the fewest player moves
-/// clearing `start` (settled first). Stops after storing `max_states`
-/// boards. Boards where a kind has a single tile are pruned.
-pub fn solve_bfs(start: &Board, max_states: usize) -> (BfsOutcome, BfsStats) {
-    solve_bfs_until(start, max_states, &mut || false)
-}
-
-/// Boards expanded between two calls of a [`solve_bfs_until`] stop
-/// condition.
-const BFS_STOP_CHECK_INTERVAL: usize = 4096;
-
-/// [`solve_bfs`] that also asks `stop` every few thousand boards whether
-/// to give up ([`BfsOutcome::Stopped`]), e.g. at a time or memory limit.
-pub fn solve_bfs_until(
-    start: &Board,
-    max_states: usize,
-    stop: &mut dyn FnMut() -> bool,
-) -> (BfsOutcome, BfsStats) {
-    let mut root = start.clone();
-    root.settle();
-    let mut stats = BfsStats::default();
-    if root.is_cleared() {
-        return (BfsOutcome::Solved(Vec::new()), stats);
-    }
-    if root.is_dead() {
-        return (BfsOutcome::Unsolvable, stats);
-    }
-    let codec = Codec::new(&root);
-    // Boards are stored once, compactly; a board's index is its place in
-    // `states`, and `parents` says how it was first reached.
-    let mut states: Vec<Box<[u8]>> = vec![codec.encode(&root)];
-    let mut parents: Vec<Option<(u32, Move)>> = vec![None];
-    let mut depths: Vec<u32> = vec![0];
-    let mut seen: HashMap<Box<[u8]>, u32> = HashMap::from([(states[0].clone(), 0)]);
-    let mut queue = VecDeque::from([0u32]);
-    while let Some(index) = queue.pop_front() {
-        let depth = depths[index as usize];
-        if stats.expanded % BFS_STOP_CHECK_INTERVAL == 0 && stop() {
-            stats.states = states.len();
-            return (
-                BfsOutcome::Stopped {
-                    at_least: depth as usize + 1,
-                },
-                stats,
-            );
-        }
-        stats.expanded += 1;
-        let board = codec.decode(&states[index as usize]);
-        for mv in board.moves() {
-            let Ok(next) = board.play(mv) else { continue };
-            if next.is_cleared() {
-                let mut moves = vec![mv];
-                let mut at = index as usize;
-                while let Some((p, m)) = parents[at] {
-                    moves.push(m);
-                    at = p as usize;
-                }
-                moves.reverse();
-                stats.states = states.len();
-                return (BfsOutcome::Solved(moves), stats);
-            }
-            if next.is_dead() {
-                continue;
-            }
-            let key = codec.encode(&next);
-            if seen.contains_key(&key) {
-                continue;
-            }
-            if states.len() >= max_states.min(u32::MAX as usize) {
-                stats.states = states.len();
-                return (
-                    BfsOutcome::LimitReached {
-                        at_least: depth as usize + 1,
-                    },
-                    stats,
-                );
-            }
-            let next_index = states.len() as u32;
-            seen.insert(key.clone(), next_index);
-            states.push(key);
-            parents.push(Some((index, mv)));
-            depths.push(depth + 1);
-            queue.push_back(next_index);
-        }
-    }
-    stats.states = states.len();
-    (BfsOutcome::Unsolvable, stats)
-}
-
-/// Compact encoding of the boards of one level: one byte per playfield
-/// cell (0 empty, kind + 1 for a tile); walls never change.
-struct Codec {
-    template: Board,
-    playfield: Vec<Position>,
-}
-
-impl Codec {
-    fn new(board: &Board) -> Codec {
-        Codec {
-            template: board.clone(),
-            playfield: board.playfield().collect(),
-        }
-    }
-
-    fn encode(&self, board: &Board) -> Box<[u8]> {
-        self.playfield
-            .iter()
-            .map(|&p| match board.at(p) {
-                Cell::Tile(k) => k.saturating_add(1),
-                _ => 0,
-            })
-            .collect()
-    }
-
-    fn decode(&self, code: &[u8]) -> Board {
-        let mut board = self.template.clone();
-        for (&p, &c) in self.playfield.iter().zip(code) {
-            board.set(
-                p,
-                if c == 0 {
-                    Cell::Empty
-                } else {
-                    Cell::Tile(c - 1)
-                },
-            );
-        }
-        board
-    }
-}
-
 /// A board shown while replaying a plan, with what led to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
@@ -886,26 +723,5 @@ mod tests {
         let stack = raw_board("####\n#a.#\n#b.#\n#..#\n####\n");
         let game = RealTime::new(stack);
         assert!(game.can_push() && game.pushes().is_empty());
-    }
-
-    #[test]
-    fn bfs_proves_unsolvable_and_respects_its_budget() {
-        // Every push pairs two of the three tiles and strands the third.
-        let three_in_a_row = board("#######\n#a.a.a#\n#######\n");
-        assert_eq!(solve_bfs(&three_in_a_row, 1000).0, BfsOutcome::Unsolvable);
-        let level = board("#########\n#a.....a#\n#########\n");
-        let (outcome, _) = solve_bfs(&level, 2);
-        assert_eq!(outcome, BfsOutcome::LimitReached { at_least: 1 });
-        let mut asked = 0;
-        let (outcome, stats) = solve_bfs_until(&level, 1000, &mut || {
-            asked += 1;
-            true
-        });
-        assert_eq!(outcome, BfsOutcome::Stopped { at_least: 1 });
-        assert_eq!((asked, stats.expanded), (1, 0));
-        let BfsOutcome::Solved(moves) = solve_bfs(&level, 1000).0 else {
-            panic!("solvable")
-        };
-        assert_eq!(moves.len(), 5);
     }
 }

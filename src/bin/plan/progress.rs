@@ -21,6 +21,22 @@ impl ProgressPrinter {
         }
     }
 
+    /// Shows a progress line: as the live status line on a terminal,
+    /// otherwise printed if `worth_a_line`.
+    pub fn show(&mut self, line: &str, worth_a_line: bool) {
+        if self.quiet {
+            return;
+        }
+        if self.live {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K{line}");
+            let _ = err.flush();
+            self.line_open = true;
+        } else if worth_a_line {
+            eprintln!("{line}");
+        }
+    }
+
     /// Ends a live status line so later output starts on a new line.
     pub fn finish(&mut self) {
         if self.line_open {
@@ -56,14 +72,7 @@ impl SearchObserver for ProgressPrinter {
             rate,
             p.memory_bytes >> 20
         );
-        if self.live {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K{line}");
-            let _ = err.flush();
-            self.line_open = true;
-        } else if p.reason != ProgressReason::Periodic || secs >= 1.0 {
-            eprintln!("{line}");
-        }
+        self.show(&line, p.reason != ProgressReason::Periodic || secs >= 1.0);
     }
 
     fn on_plan(&mut self, plan: &Plan) {

@@ -95,9 +95,10 @@ pub enum PuzznicCommand {
         /// planner (fewest moves; --time-limit and --memory-limit apply).
         #[arg(long, conflicts_with_all = ["search", "heuristic", "weight", "anytime", "novelty", "no_symmetry", "threads"])]
         simulator: bool,
-        /// With --simulator: the most boards to store.
-        #[arg(long, default_value_t = 5_000_000)]
-        max_states: usize,
+        /// With --simulator: the most boards to store [default: as many
+        /// as --memory-limit allows]
+        #[arg(long)]
+        max_states: Option<usize>,
     },
     /// Replay a plan on a level, printing the board after each player move.
     Show {
@@ -144,7 +145,12 @@ pub fn run(command: PuzznicCommand) -> i32 {
             match search.options(optimal, configurations) {
                 Ok(options) => {
                     let mut progress = ProgressPrinter::new(quiet);
-                    let simulator = simulator.then_some(max_states);
+                    let simulator = simulator.then(|| puzznic::BfsLimits {
+                        max_states,
+                        max_bytes: options
+                            .memory_limit_bytes
+                            .map(|bytes| usize::try_from(bytes).unwrap_or(usize::MAX)),
+                    });
                     solve(&level, rules(real_time), options, simulator, &mut progress)
                 }
                 Err(message) => {
@@ -197,7 +203,7 @@ fn solve(
     level_args: &LevelArgs,
     rules: puzznic::Rules,
     options: SearchOptions,
-    simulator: Option<usize>,
+    simulator: Option<puzznic::BfsLimits>,
     progress: &mut ProgressPrinter,
 ) -> Result<i32, i32> {
     let level = level_args.read()?;
@@ -217,10 +223,27 @@ fn solve(
         return Ok(exit::UNSOLVABLE);
     }
     let cancel = crate::interrupt::cancel_flag();
-    if let Some(max_states) = simulator {
-        // The search options' limits, checked every few thousand boards.
+    if let Some(limits) = simulator {
+        // The time limit and Ctrl-C, checked every few thousand boards; the
+        // memory limit before the search's tables grow.
         let mut stopped_by = None;
-        let mut stop = || {
+        let mut shown_depth = None;
+        let mut stop = |stats: &puzznic::BfsStats| {
+            // A line per depth; on a terminal, also the live count.
+            let deeper = shown_depth != Some(stats.depth);
+            shown_depth = Some(stats.depth);
+            let secs = started.elapsed().as_secs_f64();
+            progress.show(
+                &format!(
+                    "[{secs:7.2}s] {:>16}  {} boards, {} expanded, {:.0} boards/s, {} MiB",
+                    format!("depth = {}", stats.depth),
+                    stats.states,
+                    stats.expanded,
+                    stats.expanded as f64 / secs.max(1e-9),
+                    stats.bytes >> 20
+                ),
+                deeper,
+            );
             stopped_by = if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                 Some(("interrupted", exit::INTERRUPTED))
             } else if options
@@ -228,17 +251,13 @@ fn solve(
                 .is_some_and(|limit| started.elapsed() >= limit)
             {
                 Some(("time limit reached", exit::TIME_LIMIT))
-            } else if options
-                .memory_limit_bytes
-                .is_some_and(|limit| crate::memory::peak_bytes().is_some_and(|peak| peak >= limit))
-            {
-                Some(("memory limit reached", exit::MEMORY_LIMIT))
             } else {
                 None
             };
             stopped_by.is_some()
         };
-        let (outcome, stats) = puzznic::solve_bfs_until(&level.board, max_states, &mut stop);
+        let (outcome, stats) = puzznic::solve_bfs_until(&level.board, limits, &mut stop);
+        progress.finish();
         let seconds = started.elapsed().as_secs_f64();
         return Ok(match outcome {
             BfsOutcome::Solved(moves) => {
@@ -257,9 +276,16 @@ fn solve(
                 );
                 exit::UNSOLVABLE
             }
-            BfsOutcome::LimitReached { at_least } => {
+            BfsOutcome::LimitReached { at_least, limit } => {
+                let why = match limit {
+                    puzznic::BfsLimit::States => "gave up at --max-states".to_string(),
+                    puzznic::BfsLimit::Memory => format!(
+                        "memory limit reached ({:.1} MiB of tables)",
+                        stats.bytes as f64 / (1u64 << 20) as f64
+                    ),
+                };
                 println!(
-                    "; gave up after {} boards (--max-states): at least {at_least} moves",
+                    "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
                     stats.states
                 );
                 exit::MEMORY_LIMIT
