@@ -31,7 +31,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use hashbrown::HashMap;
 use pddl_ground::task::{Cost, OperatorId};
 
-use crate::heuristics::relaxation::Adjacency;
 use crate::result::Plan;
 use crate::state::{StateId, StateRegistry};
 use crate::successor::StateSpace;
@@ -214,15 +213,18 @@ pub fn shorten_through_neighbourhood(
 /// condition (a clock read).
 const STOP_CHECK_INTERVAL: usize = 1024;
 
-/// A transition: from, to, by which operator.
-type Edge = (StateId, StateId, OperatorId);
+/// A transition out of a node: to which, by which operator.
+type Edge = (StateId, OperatorId);
 
 /// States near a plan and the transitions between them, explored
 /// breadth-first from all of the plan's states.
 struct Neighbourhood {
     states: StateRegistry,
-    /// Transitions, in the order found.
+    /// Transitions, in the order found: a node's are contiguous, since
+    /// they are all found when it is expanded.
     edges: Vec<Edge>,
+    /// The range of `edges` leaving each node (empty until expanded).
+    leaving: Vec<(u32, u32)>,
     goals: Vec<StateId>,
     /// States reached and not yet expanded, in breadth-first order.
     queue: VecDeque<StateId>,
@@ -232,6 +234,9 @@ struct Neighbourhood {
     /// It cannot grow: [`MAX_NEIGHBOURHOOD_BYTES`] or the id space is
     /// reached.
     full: bool,
+    /// Every operator costs 1, so the cheapest paths are the shortest
+    /// (breadth-first search finds them).
+    unit_costs: bool,
 }
 
 impl Neighbourhood {
@@ -241,11 +246,13 @@ impl Neighbourhood {
         let mut graph = Neighbourhood {
             states: StateRegistry::new(states[0].len()),
             edges: Vec::new(),
+            leaving: Vec::new(),
             goals: Vec::new(),
             queue: VecDeque::new(),
             expanded: 0,
             complete: false,
             full: false,
+            unit_costs: space.task.operators.iter().all(|o| o.cost == 1),
         };
         for state in states {
             match graph.node(space, state) {
@@ -261,10 +268,19 @@ impl Neighbourhood {
     /// id space is exhausted.
     fn node(&mut self, space: &mut StateSpace<'_>, state: &[u64]) -> Option<(StateId, bool)> {
         let (id, new) = self.states.insert(state)?;
-        if new && space.is_goal(state) {
-            self.goals.push(id);
+        if new {
+            self.leaving.push((0, 0));
+            if space.is_goal(state) {
+                self.goals.push(id);
+            }
         }
         Some((id, new))
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.states.memory_bytes() as usize
+            + self.edges.capacity() * size_of::<Edge>()
+            + self.leaving.capacity() * size_of::<(u32, u32)>()
     }
 
     /// Goes on expanding states breadth-first until `limit` are expanded,
@@ -282,9 +298,7 @@ impl Neighbourhood {
         let (mut ops, mut next, mut state) = (Vec::new(), Vec::new(), Vec::new());
         let start = *work;
         while let Some(&id) = self.queue.front() {
-            let bytes =
-                self.states.memory_bytes() as usize + self.edges.capacity() * size_of::<Edge>();
-            if bytes > MAX_NEIGHBOURHOOD_BYTES {
+            if self.memory_bytes() > MAX_NEIGHBOURHOOD_BYTES {
                 self.full = true;
                 return;
             }
@@ -299,6 +313,7 @@ impl Neighbourhood {
             state.clear();
             state.extend_from_slice(self.states.get(id));
             space.applicable(&state, &mut ops);
+            let first_edge = self.edges.len() as u32;
             for &op in &ops {
                 *work += 1;
                 if !space.apply(&state, op, &mut next) {
@@ -306,44 +321,63 @@ impl Neighbourhood {
                 }
                 let Some((to, new)) = self.node(space, &next) else {
                     self.full = true;
-                    return;
+                    break;
                 };
                 if new {
                     self.queue.push_back(to);
                 }
-                self.edges.push((id, to, op));
+                self.edges.push((to, op));
+            }
+            self.leaving[id as usize] = (first_edge, self.edges.len() as u32);
+            if self.full {
+                return;
             }
         }
         self.complete = true;
+    }
+
+    /// The transitions leaving `node`.
+    fn leaving(&self, node: StateId) -> &[Edge] {
+        let (first, end) = self.leaving[node as usize];
+        &self.edges[first as usize..end as usize]
     }
 
     /// The cheapest path from node 0 to a goal node (fewest steps among
     /// equally cheap ones, then the first found), as operators.
     fn cheapest_plan(&self, space: &StateSpace<'_>) -> Option<Vec<OperatorId>> {
         let nodes = self.states.len();
-        // The transitions leaving each node, by index into `edges`.
-        let leaving = Adjacency::build(
-            nodes,
-            (0u32..)
-                .zip(&self.edges)
-                .map(|(e, &(from, _, _))| (from, e)),
-        );
+        // Per node: (cost, steps) of the best path known and its last
+        // transition.
         let mut best = vec![(Cost::MAX, u32::MAX); nodes];
         let mut parent: Vec<Option<(u32, OperatorId)>> = vec![None; nodes];
-        let mut heap = BinaryHeap::from([Reverse(((0 as Cost, 0u32), 0u32))]);
         best[0] = (0, 0);
-        while let Some(Reverse((key, node))) = heap.pop() {
-            if key > best[node as usize] {
-                continue;
+        if self.unit_costs {
+            // Breadth-first: nodes leave the queue in order of steps.
+            let mut queue = VecDeque::from([0u32]);
+            while let Some(node) = queue.pop_front() {
+                let (cost, steps) = best[node as usize];
+                for &(to, op) in self.leaving(node) {
+                    if best[to as usize].0 == Cost::MAX {
+                        best[to as usize] = (cost + 1, steps + 1);
+                        parent[to as usize] = Some((node, op));
+                        queue.push_back(to);
+                    }
+                }
             }
-            for &e in leaving.get(node) {
-                let (_, to, op) = self.edges[e as usize];
-                let cost = key.0.saturating_add(space.task.operators[op as usize].cost);
-                let candidate = (cost, key.1 + 1);
-                if candidate < best[to as usize] {
-                    best[to as usize] = candidate;
-                    parent[to as usize] = Some((node, op));
-                    heap.push(Reverse((candidate, to)));
+        } else {
+            let mut heap = BinaryHeap::from([Reverse(((0 as Cost, 0u32), 0u32))]);
+            while let Some(Reverse((key, node))) = heap.pop() {
+                if key > best[node as usize] {
+                    continue;
+                }
+                for &(to, op) in self.leaving(node) {
+                    let cost = key.0.saturating_add(space.task.operators[op as usize].cost);
+                    let candidate = (cost, key.1 + 1);
+                    if candidate < best[to as usize] {
+                        best[to as usize] = candidate;
+                        parent[to as usize] = Some((node, op));
+                        heap.push(Reverse((candidate, to)));
+                    }
                 }
             }
         }
