@@ -112,6 +112,18 @@ pub fn search(
                 + IMPROVEMENT_EXTRA_EVALUATIONS
         });
         monitor.set_evaluation_budget(budget);
+        // With --anytime the restarts would take all the time there is;
+        // the last part of it is kept for the neighbourhood search below.
+        let time_limit = monitor.time_limit();
+        if options.anytime && improve {
+            monitor.set_time_limit(time_limit.map(|limit| {
+                let elapsed = monitor.elapsed();
+                elapsed
+                    + limit
+                        .saturating_sub(elapsed)
+                        .mul_f64(1.0 - ANYTIME_NEIGHBOURHOOD_SHARE)
+            }));
+        }
         let restarts = Restarts {
             improve,
             cancel,
@@ -120,6 +132,7 @@ pub fn search(
         };
         proven_optimal = restarts.run(&mut space, &mut monitor, &mut best);
         monitor.set_evaluation_budget(None);
+        monitor.set_time_limit(time_limit);
         outcome = Outcome::Solved;
     }
     if improve
@@ -152,6 +165,10 @@ pub fn search(
         statistics,
     }
 }
+
+/// The share of the time left after the first plan that `--anytime` keeps
+/// for the neighbourhood search on the restarts' best plan.
+const ANYTIME_NEIGHBOURHOOD_SHARE: f64 = 0.1;
 
 /// Evaluations the default's restarts may spend beyond as many as the
 /// first search's.

@@ -20,7 +20,9 @@ pub struct SearchArgs {
     /// Weight of weighted A* (w >= 1).
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
-    /// Keep improving the plan until the time limit (or until proven optimal).
+    /// Keep improving the plan until the time limit (or until proven
+    /// optimal): restarts for 90 % of the time left after the first plan,
+    /// then the neighbourhood search on the best one.
     #[arg(long)]
     pub anytime: bool,
     /// Greedy search: alternate also with open lists ordered by novelty

@@ -372,6 +372,16 @@ impl<'a> Monitor<'a> {
         }
     }
 
+    /// The time limit, measured from the monitor's start.
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit
+    }
+
+    /// Replaces the time limit (measured from the monitor's start).
+    pub fn set_time_limit(&mut self, time_limit: Option<Duration>) {
+        self.time_limit = time_limit;
+    }
+
     /// The instant the time limit runs out, if there is one.
     pub fn deadline(&self) -> Option<Instant> {
         self.time_limit.map(|t| self.start + t)
