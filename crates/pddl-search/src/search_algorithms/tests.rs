@@ -428,14 +428,48 @@ fn novelty_fallback_takes_over_after_the_budget_but_never_after_astar() {
 }
 
 #[test]
+fn a_plan_as_cheap_as_lmcut_says_is_proven_optimal_without_restarts() {
+    // Switching on 22 toggles: LM-cut's value of the initial state is 22,
+    // what greedy search's first plan costs. Nothing can improve it, so no
+    // restart runs, and the result says it is optimal.
+    let toggles = toggles(22, 0).build(&[], &(0..22).collect::<Vec<_>>());
+    let greedy = SearchOptions {
+        improve_plans: true,
+        ..options(Engine::LazyGreedy, HeuristicKind::HFF)
+    };
+    let first_only = run_with(
+        &toggles,
+        &SearchOptions {
+            improve_plans: false,
+            ..greedy.clone()
+        },
+    );
+    assert!(!first_only.proven_optimal);
+    let r = run_with(&toggles, &greedy);
+    assert_eq!(r.plan.map(|p| p.cost), Some(22));
+    assert!(r.proven_optimal);
+    assert_eq!(r.statistics.evaluated, first_only.statistics.evaluated);
+}
+
+#[test]
 fn restarts_spend_what_the_first_search_spent_counting_failed_turns_up_to_a_cap() {
-    // Blind weighted A* spends its budget on 22 toggles without a plan;
+    // Blind weighted A* spends its budget on 18 toggles without a plan;
     // greedy search with novelty then finds the optimal one. No restart
     // can improve it, so each spends all it is given: as many evaluations
     // as the novelty turn used, plus the failed turn's up to
-    // FAILED_TURNS_EVALUATIONS_COUNTED (plus a few).
+    // FAILED_TURNS_EVALUATIONS_COUNTED (plus a few). Switching on takes
+    // the hand (fact 18) and a release gives it back, so the optimum, 35,
+    // is above LM-cut's 18 for the initial state, which does not prove the
+    // plan optimal before the restarts.
     let cap = crate::FAILED_TURNS_EVALUATIONS_COUNTED;
-    let toggles = toggles(22, 0).build(&[], &(0..22).collect::<Vec<_>>());
+    let hand = 18;
+    let mut builder = TaskBuilder::new(19);
+    for i in 0..18 {
+        builder.op("on", &[hand], &[i], &[hand]);
+        builder.op("off", &[i], &[], &[i]);
+    }
+    builder.op("release", &[], &[hand], &[]);
+    let toggles = builder.build(&[hand], &(0..18).collect::<Vec<_>>());
     for failed_turn in [cap / 5, cap + cap / 2] {
         let with_turns = SearchOptions {
             novelty_fallback: true,
@@ -455,7 +489,7 @@ fn restarts_spend_what_the_first_search_spent_counting_failed_turns_up_to_a_cap(
         let novelty_turn = first - failed_turn;
         assert!(novelty_turn < cap / 20, "{novelty_turn}");
         let r = run_with(&toggles, &with_turns);
-        assert_eq!(r.plan.map(|p| p.cost), Some(22));
+        assert_eq!(r.plan.map(|p| p.cost), Some(35));
         let restarts = r.statistics.evaluated - first;
         let granted = novelty_turn + failed_turn.min(cap);
         assert!(
