@@ -182,6 +182,38 @@ fn simulator_solve_and_tiled_input() {
     assert!(Path::new(&dir.join("config.json")).exists());
 }
 
+/// `--simulator --real-time` searches the simulator's real-time games:
+/// `catch` needs a push while a tile falls, so the turn-based search
+/// proves it unsolvable and the real-time one solves it in two moves.
+#[test]
+fn simulator_solve_by_the_real_time_rules() {
+    let run = |extra: &[&str]| {
+        let out = plan()
+            .args(["puzznic", "solve", "--simulator", "-q"])
+            .args(extra)
+            .arg(shipped("catch"))
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).expect("utf-8"),
+        )
+    };
+    let (status, text) = run(&[]);
+    assert_eq!(status, Some(4), "{text}");
+    assert!(text.contains("; unsolvable: all "), "{text}");
+    let (status, text) = run(&["--real-time"]);
+    assert_eq!(status, Some(0), "{text}");
+    assert!(
+        text.contains("; solved by the simulator's BFS (real-time rules): 2 moves (optimal)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("; move 2: after 1 falling step: move tile at row 4 col 3 left"),
+        "{text}"
+    );
+}
+
 /// The simulator's search honours the limits and refuses the planner's
 /// search flags.
 #[test]

@@ -4,7 +4,7 @@
 //! and their generated PDDL problems kept current.
 
 use pddl_syntax::SourceFile;
-use planner::puzznic::{self, BfsOutcome, Level, LevelPlan, RealTime, Rules};
+use planner::puzznic::{self, BfsLimits, BfsOutcome, Level, LevelPlan, Rules};
 use planner::search::{NoObserver, Outcome, SearchOptions, SearchResult};
 use std::path::{Path, PathBuf};
 
@@ -147,49 +147,25 @@ fn simulator_bfs_finds_the_known_optimum() {
     }
 }
 
-/// The fewest pushes that clear `level` by the real-time rules: a 0-1
-/// breadth-first search over the simulator's real-time games (a push
-/// costs 1, letting a physics step happen costs 0), independent of the
-/// PDDL domain. `None`: no game clears it.
+/// The fewest pushes that clear `level` by the real-time rules, by the
+/// simulator's 0-1 breadth-first search over real-time games (a push costs
+/// 1, letting a physics step happen costs 0), independent of the PDDL
+/// domain; its solution must replay to a cleared board. `None`: no game
+/// clears it.
 fn real_time_optimum(level: &Level) -> Option<usize> {
-    use std::collections::{HashMap, VecDeque};
-    let start = RealTime::new(level.board.clone());
-    let mut best: HashMap<RealTime, usize> = HashMap::from([(start.clone(), 0)]);
-    let mut queue = VecDeque::from([(start, 0)]);
-    while let Some((game, pushes)) = queue.pop_front() {
-        if best[&game] < pushes {
-            continue;
+    let limits = BfsLimits {
+        max_states: Some(1_000_000),
+        max_bytes: None,
+    };
+    match puzznic::solve_bfs_real_time_until(&level.board, limits, &mut |_| false).0 {
+        BfsOutcome::Solved(moves) => {
+            let frames = puzznic::replay_real_time(&level.board, &moves).expect("replays");
+            assert!(frames.last().expect("frames").board.is_cleared());
+            Some(moves.len())
         }
-        if game.board().is_cleared() {
-            return Some(pushes);
-        }
-        if game.board().is_dead() {
-            continue;
-        }
-        let mut successors = Vec::new();
-        if !game.is_still() {
-            let mut next = game.clone();
-            next.step();
-            successors.push((next, pushes));
-        }
-        for mv in game.pushes() {
-            let mut next = game.clone();
-            next.push(mv).expect("an allowed push");
-            successors.push((next, pushes + 1));
-        }
-        for (next, cost) in successors {
-            if best.get(&next).is_none_or(|&known| cost < known) {
-                best.insert(next.clone(), cost);
-                if cost == pushes {
-                    queue.push_front((next, cost));
-                } else {
-                    queue.push_back((next, cost));
-                }
-            }
-        }
-        assert!(best.len() < 1_000_000, "shipped levels are small");
+        BfsOutcome::Unsolvable => None,
+        other => panic!("small levels are searched to the end: {other:?}"),
     }
-    None
 }
 
 /// `plan puzznic solve --real-time --optimal`'s plan for `level`: proven

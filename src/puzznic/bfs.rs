@@ -1,6 +1,7 @@
-//! Exhaustive breadth-first search over still boards for the fewest player
-//! moves, by the simulator's turn-based rules (`plan puzznic solve
-//! --simulator`).
+//! Exhaustive breadth-first search for the fewest player moves, by the
+//! simulator's rules (`plan puzznic solve --simulator [--real-time]`):
+//! over still boards for the turn-based rules ([`solve_bfs_until`]), over
+//! real-time games for the real-time ones ([`solve_bfs_real_time_until`]).
 //!
 //! Proving a level unsolvable means storing every reachable board, so
 //! boards are kept small: the playfield's cells packed into a few bits
@@ -10,15 +11,17 @@
 //! board of one byte per cell boxed twice (map key and list entry).
 
 use super::level::{Board, Cell, Position};
-use super::simulator::{Direction, Move};
+use super::simulator::{Direction, Move, PushTime, RealTime, TimedMove};
 use hashbrown::{DefaultHashBuilder, HashTable};
+use std::collections::VecDeque;
 use std::hash::BuildHasher;
 
-/// The result of an exhaustive breadth-first search.
+/// The result of an exhaustive breadth-first search, whose solutions are
+/// sequences of `M` (pushes, or timed pushes by the real-time rules).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BfsOutcome {
+pub enum BfsOutcome<M = Move> {
     /// A shortest solution.
-    Solved(Vec<Move>),
+    Solved(Vec<M>),
     /// Every reachable still board was visited: no solution exists.
     Unsolvable,
     /// A limit of [`BfsLimits`] would have been passed; no solution has
@@ -102,8 +105,8 @@ pub fn solve_bfs_until(
     if root.is_dead() {
         return (BfsOutcome::Unsolvable, stats);
     }
-    let mut store = BoardStore::new(&root);
-    store.insert(&root, None);
+    let mut store = BoardStore::new(&root, false);
+    store.insert(&root, false, None);
     // Boards are stored in the order found, so the queue is a cursor, and
     // a layer of equal depth ends where the boards found before it began.
     let mut layer_end = 1;
@@ -134,7 +137,7 @@ pub fn solve_bfs_until(
             let Ok(next) = board.play(mv) else { continue };
             if next.is_cleared() {
                 let mut moves = vec![mv];
-                moves.extend(store.path_to(index));
+                moves.extend(store.path_to(index).into_iter().flatten());
                 moves.reverse();
                 outcome = BfsOutcome::Solved(moves);
                 break 'search;
@@ -142,18 +145,18 @@ pub fn solve_bfs_until(
             if next.is_dead() {
                 continue;
             }
-            store.encode(&next, &mut code);
-            if store.contains(&code) {
+            store.encode(&next, false, &mut code);
+            if store.find(&code).is_some() {
                 continue;
             }
-            if let Some(limit) = store.would_pass(&limits) {
+            if let Some(limit) = store.would_pass(&limits, 0) {
                 outcome = BfsOutcome::LimitReached {
                     at_least: stats.depth + 1,
                     limit,
                 };
                 break 'search;
             }
-            store.insert_code(&code, Some((index, mv)));
+            store.insert_code(&code, Some((index, Some(mv))));
         }
     }
     stats.states = store.len();
@@ -161,13 +164,15 @@ pub fn solve_bfs_until(
     (outcome, stats)
 }
 
-/// The still boards of one level, each packed into `width` bytes, with
-/// how each was first reached.
+/// The boards of one level (with a flag each for real-time games), each
+/// packed into `width` bytes, with how each was first reached.
 struct BoardStore {
     /// The playfield cells in reading order: what a code's fields are.
     playfield: Vec<Position>,
     /// Bits per cell: 0 empty, kind + 1 a tile.
     bits: u32,
+    /// Whether a code ends with a flag byte.
+    flagged: bool,
     /// Bytes per board.
     width: usize,
     /// Board `i` is `arena[i * width..(i + 1) * width]`.
@@ -175,26 +180,31 @@ struct BoardStore {
     /// Board indices, hashed by their codes.
     table: HashTable<u32>,
     hasher: DefaultHashBuilder,
-    /// The board each was first reached from (`u32::MAX` for the root).
+    /// The board each was reached from (`u32::MAX` for the root).
     parents: Vec<u32>,
-    /// The move that reached it: playfield index × 2, + 1 for right.
-    moves: Vec<u32>,
+    /// What reached it: a push (playfield index × 2, + 1 for right) or
+    /// [`PHYSICS_STEP`].
+    events: Vec<u32>,
 }
 
+/// The event of a board reached by a physics step, not a push.
+const PHYSICS_STEP: u32 = u32::MAX;
+
 impl BoardStore {
-    fn new(board: &Board) -> BoardStore {
+    fn new(board: &Board, flagged: bool) -> BoardStore {
         let playfield: Vec<Position> = board.playfield().collect();
         let bits = usize::BITS - board.kinds().len().leading_zeros();
-        let width = (playfield.len() * bits as usize).div_ceil(8);
+        let width = (playfield.len() * bits as usize).div_ceil(8) + usize::from(flagged);
         BoardStore {
             playfield,
             bits,
+            flagged,
             width,
             arena: Vec::new(),
             table: HashTable::new(),
             hasher: DefaultHashBuilder::default(),
             parents: Vec::new(),
-            moves: Vec::new(),
+            events: Vec::new(),
         }
     }
 
@@ -206,7 +216,7 @@ impl BoardStore {
         &self.arena[index * self.width..(index + 1) * self.width]
     }
 
-    fn encode(&self, board: &Board, code: &mut Vec<u8>) {
+    fn encode(&self, board: &Board, flag: bool, code: &mut Vec<u8>) {
         code.clear();
         let (mut word, mut filled) = (0u64, 0u32);
         for &p in &self.playfield {
@@ -225,12 +235,17 @@ impl BoardStore {
         if filled > 0 {
             code.push(word as u8);
         }
+        if self.flagged {
+            code.push(u8::from(flag));
+        }
     }
 
-    /// Writes board `index` into `board`, whose walls are the level's.
-    fn decode(&self, index: usize, board: &mut Board) {
+    /// Writes board `index` into `board`, whose walls are the level's;
+    /// returns its flag.
+    fn decode(&self, index: usize, board: &mut Board) -> bool {
         let mask = (1u64 << self.bits) - 1;
-        let mut bytes = self.code(index).iter();
+        let code = self.code(index);
+        let mut bytes = code.iter();
         let (mut word, mut filled) = (0u64, 0u32);
         for &p in &self.playfield {
             while filled < self.bits {
@@ -246,23 +261,26 @@ impl BoardStore {
             };
             board.set(p, cell);
         }
+        self.flagged && code.last() == Some(&1)
     }
 
-    fn contains(&self, code: &[u8]) -> bool {
+    /// The index of the board with this code, if stored.
+    fn find(&self, code: &[u8]) -> Option<usize> {
         let hash = self.hasher.hash_one(code);
         self.table
             .find(hash, |&i| self.code(i as usize) == code)
-            .is_some()
+            .map(|&i| i as usize)
     }
 
-    fn insert(&mut self, board: &Board, from: Option<(usize, Move)>) {
+    fn insert(&mut self, board: &Board, flag: bool, from: Option<(usize, Option<Move>)>) {
         let mut code = Vec::new();
-        self.encode(board, &mut code);
+        self.encode(board, flag, &mut code);
         self.insert_code(&code, from);
     }
 
-    /// Stores a board not stored yet.
-    fn insert_code(&mut self, code: &[u8], from: Option<(usize, Move)>) {
+    /// Stores a board not stored yet, reached from a stored one by a push
+    /// (`Some`) or a physics step (`None`).
+    fn insert_code(&mut self, code: &[u8], from: Option<(usize, Option<Move>)>) {
         let index = self.len() as u32;
         self.arena.extend_from_slice(code);
         let (arena, width, hasher) = (&self.arena, self.width, &self.hasher);
@@ -271,48 +289,52 @@ impl BoardStore {
             let i = i as usize;
             hasher.hash_one(&arena[i * width..(i + 1) * width])
         });
-        let (parent, mv) = match from {
-            Some((parent, mv)) => (parent as u32, self.move_code(mv)),
-            None => (u32::MAX, 0),
-        };
-        self.parents.push(parent);
-        self.moves.push(mv);
+        self.parents.push(u32::MAX);
+        self.events.push(PHYSICS_STEP);
+        if let Some((parent, event)) = from {
+            self.set_parent(index as usize, parent, event);
+        }
     }
 
-    fn move_code(&self, mv: Move) -> u32 {
-        let cell = self.playfield.binary_search(&mv.from).unwrap_or(0) as u32;
-        cell * 2 + u32::from(mv.direction == Direction::Right)
+    fn set_parent(&mut self, index: usize, parent: usize, event: Option<Move>) {
+        self.parents[index] = parent as u32;
+        self.events[index] = event.map_or(PHYSICS_STEP, |mv| {
+            let cell = self.playfield.binary_search(&mv.from).unwrap_or(0) as u32;
+            cell * 2 + u32::from(mv.direction == Direction::Right)
+        });
     }
 
-    /// The moves from the root to board `index`, last first.
-    fn path_to(&self, mut index: usize) -> Vec<Move> {
-        let mut moves = Vec::new();
+    /// What led from the root to board `index`, last first: pushes, and
+    /// `None` for physics steps.
+    fn path_to(&self, mut index: usize) -> Vec<Option<Move>> {
+        let mut events = Vec::new();
         while self.parents[index] != u32::MAX {
-            let code = self.moves[index];
-            moves.push(Move {
+            let code = self.events[index];
+            events.push((code != PHYSICS_STEP).then(|| Move {
                 from: self.playfield[(code / 2) as usize],
                 direction: if code % 2 == 1 {
                     Direction::Right
                 } else {
                     Direction::Left
                 },
-            });
+            }));
             index = self.parents[index] as usize;
         }
-        moves
+        events
     }
 
     /// Bytes the tables take now.
     fn bytes(&self) -> usize {
         self.arena.capacity()
-            + (self.parents.capacity() + self.moves.capacity()) * size_of::<u32>()
+            + (self.parents.capacity() + self.events.capacity()) * size_of::<u32>()
             + table_bytes(self.table.capacity())
     }
 
     /// Which limit storing one more board would pass: the states, or the
-    /// bytes at the peak of the growth it may cause (a growing table or
-    /// list holds its old and its new buffer at once).
-    fn would_pass(&self, limits: &BfsLimits) -> Option<BfsLimit> {
+    /// bytes (with `other_bytes` the caller holds) at the peak of the
+    /// growth it may cause (a growing table or list holds its old and its
+    /// new buffer at once).
+    fn would_pass(&self, limits: &BfsLimits, other_bytes: usize) -> Option<BfsLimit> {
         if limits
             .max_states
             .is_some_and(|max| self.len() >= max.min(u32::MAX as usize - 1))
@@ -334,11 +356,142 @@ impl BoardStore {
             table_bytes(self.table.capacity().max(4) * 2)
         };
         let peak = self.bytes()
+            + other_bytes
             + grown(self.arena.len() + self.width, self.arena.capacity(), 1)
                 .max(grown(self.len(), self.parents.capacity(), 8))
                 .max(table_growth);
         (peak > max_bytes).then_some(BfsLimit::Memory)
     }
+}
+
+/// [`solve_bfs_until`] by the real-time rules ([`RealTime`]): the fewest
+/// pushes over games, where a push costs 1 and letting a physics step
+/// happen costs 0 (a 0-1 breadth-first search). Starts from `start` as it
+/// is (pushes may come while it settles); games where a kind has a single
+/// tile are pruned. `depth` in the statistics counts pushes.
+pub fn solve_bfs_real_time_until(
+    start: &Board,
+    limits: BfsLimits,
+    stop: &mut dyn FnMut(&BfsStats) -> bool,
+) -> (BfsOutcome<TimedMove>, BfsStats) {
+    let mut stats = BfsStats::default();
+    let mut store = BoardStore::new(start, true);
+    store.insert(start, false, None);
+    // The pushes of the cheapest way known to each game; the queue holds
+    // (game, pushes) with the cheapest at the front.
+    let mut costs = vec![0u32];
+    let mut queue = VecDeque::from([(0u32, 0u32)]);
+    let mut board = start.clone();
+    let mut code = Vec::new();
+    let queue_bytes =
+        |queue: &VecDeque<(u32, u32)>| queue.capacity() * size_of::<(u32, u32)>() * 3 / 2;
+    let outcome = loop {
+        let Some((index, pushes)) = queue.pop_front() else {
+            break BfsOutcome::Unsolvable;
+        };
+        let index = index as usize;
+        if pushes > costs[index] {
+            continue;
+        }
+        let deeper = pushes as usize > stats.depth;
+        stats.depth = pushes as usize;
+        if deeper || stats.expanded % BFS_STOP_CHECK_INTERVAL == 0 {
+            (stats.states, stats.bytes) = (store.len(), store.bytes() + queue_bytes(&queue));
+            if stop(&stats) {
+                break BfsOutcome::Stopped {
+                    at_least: stats.depth,
+                };
+            }
+        }
+        stats.expanded += 1;
+        let pushed = store.decode(index, &mut board);
+        if board.is_cleared() {
+            break BfsOutcome::Solved(timed_pushes(start, store.path_to(index)));
+        }
+        if board.is_dead() {
+            continue;
+        }
+        let game = RealTime::from_parts(board.clone(), pushed);
+        let mut successors = Vec::new();
+        if !game.is_still() {
+            let mut next = game.clone();
+            next.step();
+            successors.push((next, None));
+        }
+        for mv in game.pushes() {
+            let mut next = game.clone();
+            if next.push(mv).is_ok() {
+                successors.push((next, Some(mv)));
+            }
+        }
+        let mut limit_passed = None;
+        for (next, event) in successors {
+            let cost = pushes + u32::from(event.is_some());
+            store.encode(next.board(), next.has_pushed(), &mut code);
+            let to = match store.find(&code) {
+                Some(known) if costs[known] <= cost => continue,
+                Some(known) => {
+                    costs[known] = cost;
+                    store.set_parent(known, index, event);
+                    known
+                }
+                None => {
+                    if let Some(limit) = store.would_pass(&limits, queue_bytes(&queue)) {
+                        limit_passed = Some(limit);
+                        break;
+                    }
+                    store.insert_code(&code, Some((index, event)));
+                    costs.push(cost);
+                    store.len() - 1
+                }
+            };
+            if event.is_none() {
+                queue.push_front((to as u32, cost));
+            } else {
+                queue.push_back((to as u32, cost));
+            }
+        }
+        if let Some(limit) = limit_passed {
+            break BfsOutcome::LimitReached {
+                at_least: stats.depth,
+                limit,
+            };
+        }
+    };
+    stats.states = store.len();
+    stats.bytes = store.bytes() + queue_bytes(&queue);
+    (outcome, stats)
+}
+
+/// The pushes of a real-time game's `events` (last first, `None` for a
+/// physics step), timed as [`replay_real_time`](super::replay_real_time)
+/// reads them: still, or after so many physics steps since the previous
+/// push.
+fn timed_pushes(start: &Board, mut events: Vec<Option<Move>>) -> Vec<TimedMove> {
+    events.reverse();
+    let mut game = RealTime::new(start.clone());
+    let mut steps = 0;
+    let mut timed = Vec::new();
+    for event in events {
+        match event {
+            None => {
+                if game.step().is_some() {
+                    steps += 1;
+                }
+            }
+            Some(mv) => {
+                let time = if game.is_still() {
+                    PushTime::Still
+                } else {
+                    PushTime::AfterSteps(steps)
+                };
+                let _ = game.push(mv);
+                timed.push(TimedMove { mv, time });
+                steps = 0;
+            }
+        }
+    }
+    timed
 }
 
 /// Bytes of a hash table of `u32` indices holding `capacity` entries
@@ -407,6 +560,21 @@ mod tests {
         let (outcome, stats) = solve_bfs_until(&level, BfsLimits::default(), &mut |_| false);
         assert!(matches!(outcome, BfsOutcome::Solved(_)), "{outcome:?}");
         assert!(stats.bytes > 2_000, "{stats:?}");
+        // The same for the real-time games, whose queue counts too.
+        let (outcome, stats) = solve_bfs_real_time_until(&level, limits, &mut |_| false);
+        assert!(
+            matches!(
+                outcome,
+                BfsOutcome::LimitReached {
+                    limit: BfsLimit::Memory,
+                    ..
+                }
+            ),
+            "{outcome:?}"
+        );
+        assert!(stats.bytes <= 2_000, "{stats:?}");
+        let (outcome, _) = solve_bfs_real_time_until(&level, BfsLimits::default(), &mut |_| false);
+        assert!(matches!(outcome, BfsOutcome::Solved(_)), "{outcome:?}");
     }
 
     #[test]
@@ -415,8 +583,8 @@ mod tests {
         let text = "######################\n#abcdefghijklmnopqrst#\n#tsrqponmlkjihgfedcba#\n######################\n";
         let level = board(text);
         let store = {
-            let mut store = BoardStore::new(&level);
-            store.insert(&level, None);
+            let mut store = BoardStore::new(&level, false);
+            store.insert(&level, false, None);
             store
         };
         assert_eq!(store.bits, 5);

@@ -18,7 +18,10 @@ pub mod simulator;
 pub mod solve;
 pub mod tiled;
 
-pub use bfs::{BfsLimit, BfsLimits, BfsOutcome, BfsStats, solve_bfs, solve_bfs_until};
+pub use bfs::{
+    BfsLimit, BfsLimits, BfsOutcome, BfsStats, solve_bfs, solve_bfs_real_time_until,
+    solve_bfs_until,
+};
 pub use level::{Board, Cell, Level, Position, parse_level};
 pub use problem::{
     TileObject, parse_plan_moves, problem_name, problem_pddl, tile_objects, timed_moves,

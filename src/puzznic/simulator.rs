@@ -315,6 +315,17 @@ impl RealTime {
         }
     }
 
+    /// A game at `board` that has (`pushed`) or has not pushed since the
+    /// last physics step.
+    pub(super) fn from_parts(board: Board, pushed: bool) -> RealTime {
+        RealTime { board, pushed }
+    }
+
+    /// Whether the player pushed since the last physics step.
+    pub(super) fn has_pushed(&self) -> bool {
+        self.pushed
+    }
+
     /// The board now.
     pub fn board(&self) -> &Board {
         &self.board

@@ -84,7 +84,7 @@ pub enum PuzznicCommand {
         optimal: bool,
         /// Real-time rules (arcade, NES): a resting tile may also be pushed
         /// while other tiles fall, one push per falling step.
-        #[arg(long, conflicts_with = "simulator")]
+        #[arg(long)]
         real_time: bool,
         #[command(flatten)]
         search: SearchArgs,
@@ -92,7 +92,9 @@ pub enum PuzznicCommand {
         #[arg(short, long)]
         quiet: bool,
         /// Use the reference simulator's breadth-first search instead of the
-        /// planner (fewest moves; --time-limit and --memory-limit apply).
+        /// planner (fewest moves, by the turn-based rules or with
+        /// --real-time the real-time ones; --time-limit and --memory-limit
+        /// apply).
         #[arg(long, conflicts_with_all = ["search", "heuristic", "weight", "anytime", "novelty", "no_symmetry", "threads"])]
         simulator: bool,
         /// With --simulator: the most boards to store [default: as many
@@ -256,49 +258,20 @@ fn solve(
             };
             stopped_by.is_some()
         };
-        let (outcome, stats) = puzznic::solve_bfs_until(&level.board, limits, &mut stop);
-        progress.finish();
-        let seconds = started.elapsed().as_secs_f64();
-        return Ok(match outcome {
-            BfsOutcome::Solved(moves) => {
-                println!(
-                    "; solved by the simulator's BFS: {} moves (optimal), {} boards, {seconds:.2} s",
-                    moves.len(),
-                    stats.states
-                );
-                print_moves(&moves);
-                exit::SUCCESS
+        let status = match rules {
+            puzznic::Rules::TurnBased => {
+                let (outcome, stats) = puzznic::solve_bfs_until(&level.board, limits, &mut stop);
+                progress.finish();
+                report_bfs(outcome, &stats, started, stopped_by, "")
             }
-            BfsOutcome::Unsolvable => {
-                println!(
-                    "; unsolvable: all {} reachable boards searched",
-                    stats.states
-                );
-                exit::UNSOLVABLE
+            puzznic::Rules::RealTime => {
+                let (outcome, stats) =
+                    puzznic::solve_bfs_real_time_until(&level.board, limits, &mut stop);
+                progress.finish();
+                report_bfs(outcome, &stats, started, stopped_by, " (real-time rules)")
             }
-            BfsOutcome::LimitReached { at_least, limit } => {
-                let why = match limit {
-                    puzznic::BfsLimit::States => "gave up at --max-states".to_string(),
-                    puzznic::BfsLimit::Memory => format!(
-                        "memory limit reached ({:.1} MiB of tables)",
-                        stats.bytes as f64 / (1u64 << 20) as f64
-                    ),
-                };
-                println!(
-                    "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
-                    stats.states
-                );
-                exit::MEMORY_LIMIT
-            }
-            BfsOutcome::Stopped { at_least } => {
-                let (why, status) = stopped_by.unwrap_or(("stopped", exit::INTERRUPTED));
-                println!(
-                    "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
-                    stats.states
-                );
-                status
-            }
-        });
+        };
+        return Ok(status);
     }
     let outcome = puzznic::plan_level(
         &level,
@@ -354,6 +327,58 @@ fn solve(
 
 /// Prints the moves readably, as comments, so that the whole output stays
 /// a plan file `plan puzznic show` reads.
+/// Prints how the simulator's search ended; returns the exit status.
+/// `stopped_by` says why the caller's stop condition held, if it did.
+fn report_bfs<M: std::fmt::Display>(
+    outcome: BfsOutcome<M>,
+    stats: &puzznic::BfsStats,
+    started: Instant,
+    stopped_by: Option<(&str, i32)>,
+    rules_note: &str,
+) -> i32 {
+    let seconds = started.elapsed().as_secs_f64();
+    match outcome {
+        BfsOutcome::Solved(moves) => {
+            println!(
+                "; solved by the simulator's BFS{rules_note}: {} moves (optimal), {} boards, {seconds:.2} s",
+                moves.len(),
+                stats.states
+            );
+            print_moves(&moves);
+            exit::SUCCESS
+        }
+        BfsOutcome::Unsolvable => {
+            println!(
+                "; unsolvable{rules_note}: all {} reachable boards searched",
+                stats.states
+            );
+            exit::UNSOLVABLE
+        }
+        BfsOutcome::LimitReached { at_least, limit } => {
+            let why = match limit {
+                puzznic::BfsLimit::States => "gave up at --max-states".to_string(),
+                puzznic::BfsLimit::Memory => format!(
+                    "memory limit reached ({:.1} MiB of tables)",
+                    stats.bytes as f64 / (1u64 << 20) as f64
+                ),
+            };
+            println!(
+                "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
+                stats.states
+            );
+            exit::MEMORY_LIMIT
+        }
+        BfsOutcome::Stopped { at_least } => {
+            let (why, status) = stopped_by.unwrap_or(("stopped", exit::INTERRUPTED));
+            println!(
+                "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
+                stats.states
+            );
+            status
+        }
+    }
+}
+
 fn print_moves(moves: &[impl std::fmt::Display]) {
     for (i, mv) in moves.iter().enumerate() {
         println!("; move {}: {mv}", i + 1);
