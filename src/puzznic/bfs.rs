@@ -544,37 +544,34 @@ mod tests {
             max_states: None,
             max_bytes: Some(2_000),
         };
-        let (outcome, stats) = solve_bfs_until(&level, limits, &mut |_| false);
-        assert!(
-            matches!(
-                outcome,
-                BfsOutcome::LimitReached {
-                    limit: BfsLimit::Memory,
-                    ..
-                }
-            ),
-            "{outcome:?}"
+        // Stopped by the limit, within it; without it, the same search
+        // stores more and solves the level. The same for the real-time
+        // games, whose queue counts too.
+        fn check<M: std::fmt::Debug>(
+            search: impl Fn(BfsLimits) -> (BfsOutcome<M>, BfsStats),
+            limits: BfsLimits,
+        ) {
+            let (outcome, stats) = search(limits);
+            assert!(
+                matches!(
+                    outcome,
+                    BfsOutcome::LimitReached {
+                        limit: BfsLimit::Memory,
+                        ..
+                    }
+                ),
+                "{outcome:?}"
+            );
+            assert!(stats.bytes <= 2_000, "{stats:?}");
+            let (outcome, stats) = search(BfsLimits::default());
+            assert!(matches!(outcome, BfsOutcome::Solved(_)), "{outcome:?}");
+            assert!(stats.bytes > 2_000, "{stats:?}");
+        }
+        check(|l| solve_bfs_until(&level, l, &mut |_| false), limits);
+        check(
+            |l| solve_bfs_real_time_until(&level, l, &mut |_| false),
+            limits,
         );
-        assert!(stats.bytes <= 2_000, "{stats:?}");
-        // Without the limit, the same search stores more and solves it.
-        let (outcome, stats) = solve_bfs_until(&level, BfsLimits::default(), &mut |_| false);
-        assert!(matches!(outcome, BfsOutcome::Solved(_)), "{outcome:?}");
-        assert!(stats.bytes > 2_000, "{stats:?}");
-        // The same for the real-time games, whose queue counts too.
-        let (outcome, stats) = solve_bfs_real_time_until(&level, limits, &mut |_| false);
-        assert!(
-            matches!(
-                outcome,
-                BfsOutcome::LimitReached {
-                    limit: BfsLimit::Memory,
-                    ..
-                }
-            ),
-            "{outcome:?}"
-        );
-        assert!(stats.bytes <= 2_000, "{stats:?}");
-        let (outcome, _) = solve_bfs_real_time_until(&level, BfsLimits::default(), &mut |_| false);
-        assert!(matches!(outcome, BfsOutcome::Solved(_)), "{outcome:?}");
     }
 
     #[test]
