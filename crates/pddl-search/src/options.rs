@@ -191,14 +191,17 @@ pub struct SearchOptions {
     pub goal_count_alternation: bool,
     /// After the first plan, keep searching for cheaper plans (weighted A*
     /// restarts with decreasing weights, pruning by the best cost found)
-    /// until the time limit or until the last plan is proven optimal.
+    /// until the time limit or until the last plan is proven optimal; with
+    /// `improve_plans`, the last tenth of the time left after the first
+    /// plan goes to the search of the best plan's neighbourhood.
     pub anytime: bool,
     /// Improve a plan that is not proven optimal: weighted A* restarts
     /// bounded by the best cost (as with `anytime`, but within a budget of
     /// heuristic evaluations as large as the first search's, so results
     /// stay deterministic), loop removal and greedy action elimination on
     /// every plan found, and a search of the final plan's neighbourhood
-    /// ([`crate::plan_improvement`]).
+    /// ([`crate::plan_improvement`]). A first plan no costlier than
+    /// LM-cut's value of the initial state is optimal and left as it is.
     pub improve_plans: bool,
     /// Treat states that differ only by a permutation of interchangeable
     /// objects as one state ([`crate::symmetry`]).
