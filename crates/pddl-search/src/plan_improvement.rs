@@ -168,7 +168,7 @@ const MAX_NEIGHBOURHOOD_BYTES: usize = 64 << 20;
 /// is false: the graph of states reached breadth-first from all of the
 /// plan's states, expanding at most a limit of them, which starts at the
 /// plan's length; whenever the graph holds no cheaper plan the limit
-/// doubles (up to [`MAX_EXPANSIONS_PER_STEP`] times the plan's length) and
+/// doubles (up to 64 times the plan's length) and
 /// the exploration goes on where it stopped; around a cheaper plan it
 /// starts afresh. The result replays from the initial state by
 /// construction and costs at most as much as `plan`; a plan that does not

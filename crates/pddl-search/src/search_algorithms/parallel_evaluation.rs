@@ -21,7 +21,7 @@
 //! search has made [`EVALUATIONS_BEFORE_HELPER`] evaluations that took
 //! [`MIN_EVALUATION_TIME`] on average: cheaper ones cost less than handing
 //! them over, and not while another search of the process holds the second
-//! core (the default's background last turn, see [`crate::turns`]): it
+//! core (the default's background last turn, see the `turns` module): it
 //! starts once that search has ended. Between batches it spins briefly
 //! (the next batch usually follows within tens of microseconds), then
 //! sleeps until woken.
