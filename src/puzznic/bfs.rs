@@ -342,14 +342,6 @@ impl BoardStore {
             return Some(BfsLimit::States);
         }
         let max_bytes = limits.max_bytes?;
-        let grown = |len: usize, capacity: usize, unit: usize| {
-            if len < capacity {
-                0
-            } else {
-                // A full list doubles, and both buffers are alive a moment.
-                (capacity.max(4) * 2 + capacity) * unit
-            }
-        };
         let table_growth = if self.table.len() < self.table.capacity() {
             0
         } else {
@@ -357,8 +349,8 @@ impl BoardStore {
         };
         let peak = self.bytes()
             + other_bytes
-            + grown(self.arena.len() + self.width, self.arena.capacity(), 1)
-                .max(grown(self.len(), self.parents.capacity(), 8))
+            + growth_bytes(self.arena.len() + self.width, self.arena.capacity(), 1)
+                .max(growth_bytes(self.len(), self.parents.capacity(), 8))
                 .max(table_growth);
         (peak > max_bytes).then_some(BfsLimit::Memory)
     }
@@ -383,8 +375,18 @@ pub fn solve_bfs_real_time_until(
     let mut queue = VecDeque::from([(0u32, 0u32)]);
     let mut board = start.clone();
     let mut code = Vec::new();
-    let queue_bytes =
-        |queue: &VecDeque<(u32, u32)>| queue.capacity() * size_of::<(u32, u32)>() * 3 / 2;
+    // The queue and the costs beside the store, with the growth the next
+    // push may cause.
+    let side_bytes = |queue: &VecDeque<(u32, u32)>, costs: &Vec<u32>| {
+        let (entry, cost) = (size_of::<(u32, u32)>(), size_of::<u32>());
+        queue.capacity() * entry
+            + costs.capacity() * cost
+            + growth_bytes(queue.len(), queue.capacity(), entry).max(growth_bytes(
+                costs.len(),
+                costs.capacity(),
+                cost,
+            ))
+    };
     let outcome = loop {
         let Some((index, pushes)) = queue.pop_front() else {
             break BfsOutcome::Unsolvable;
@@ -396,7 +398,7 @@ pub fn solve_bfs_real_time_until(
         let deeper = pushes as usize > stats.depth;
         stats.depth = pushes as usize;
         if deeper || stats.expanded % BFS_STOP_CHECK_INTERVAL == 0 {
-            (stats.states, stats.bytes) = (store.len(), store.bytes() + queue_bytes(&queue));
+            (stats.states, stats.bytes) = (store.len(), store.bytes() + side_bytes(&queue, &costs));
             if stop(&stats) {
                 break BfsOutcome::Stopped {
                     at_least: stats.depth,
@@ -436,7 +438,7 @@ pub fn solve_bfs_real_time_until(
                     known
                 }
                 None => {
-                    if let Some(limit) = store.would_pass(&limits, queue_bytes(&queue)) {
+                    if let Some(limit) = store.would_pass(&limits, side_bytes(&queue, &costs)) {
                         limit_passed = Some(limit);
                         break;
                     }
@@ -459,7 +461,7 @@ pub fn solve_bfs_real_time_until(
         }
     };
     stats.states = store.len();
-    stats.bytes = store.bytes() + queue_bytes(&queue);
+    stats.bytes = store.bytes() + side_bytes(&queue, &costs);
     (outcome, stats)
 }
 
@@ -492,6 +494,17 @@ fn timed_pushes(start: &Board, mut events: Vec<Option<Move>>) -> Vec<TimedMove> 
         }
     }
     timed
+}
+
+/// The bytes a list of `len` items of `unit` bytes in `capacity` may
+/// allocate on its next push: when full it doubles, and both buffers are
+/// alive a moment.
+fn growth_bytes(len: usize, capacity: usize, unit: usize) -> usize {
+    if len < capacity {
+        0
+    } else {
+        (capacity.max(4) * 2 + capacity) * unit
+    }
 }
 
 /// Bytes of a hash table of `u32` indices holding `capacity` entries
@@ -546,7 +559,7 @@ mod tests {
         };
         // Stopped by the limit, within it; without it, the same search
         // stores more and solves the level. The same for the real-time
-        // games, whose queue counts too.
+        // games, whose queue and costs count too.
         fn check<M: std::fmt::Debug>(
             search: impl Fn(BfsLimits) -> (BfsOutcome<M>, BfsStats),
             limits: BfsLimits,
