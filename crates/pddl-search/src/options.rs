@@ -58,6 +58,9 @@ pub enum HeuristicKind {
     HFF,
     /// Helmert & Domshlak's landmark-cut heuristic (admissible).
     LmCut,
+    /// Pattern databases, one per goal and the variables its achievers
+    /// depend on, summed where additive (admissible).
+    Pdb,
     /// LAMA's landmark-count heuristic (path-dependent, unit costs) with
     /// preferred operators.
     LmCount,
@@ -71,18 +74,19 @@ pub enum HeuristicKind {
 
 impl HeuristicKind {
     /// Every heuristic, in the order of their CLI names.
-    pub const ALL: [HeuristicKind; 8] = [
+    pub const ALL: [HeuristicKind; 9] = [
         HeuristicKind::Blind,
         HeuristicKind::GoalCount,
         HeuristicKind::HMax,
         HeuristicKind::HAdd,
         HeuristicKind::HFF,
         HeuristicKind::LmCut,
+        HeuristicKind::Pdb,
         HeuristicKind::LmCount,
         HeuristicKind::Lama,
     ];
 
-    /// The CLI name: `blind goalcount hmax hadd hff lmcut lmcount lama`.
+    /// The CLI name: `blind goalcount hmax hadd hff lmcut pdb lmcount lama`.
     pub fn name(self) -> &'static str {
         match self {
             HeuristicKind::Blind => "blind",
@@ -91,6 +95,7 @@ impl HeuristicKind {
             HeuristicKind::HAdd => "hadd",
             HeuristicKind::HFF => "hff",
             HeuristicKind::LmCut => "lmcut",
+            HeuristicKind::Pdb => "pdb",
             HeuristicKind::LmCount => "lmcount",
             HeuristicKind::Lama => "lama",
         }
@@ -101,7 +106,10 @@ impl HeuristicKind {
     pub fn is_admissible(self) -> bool {
         matches!(
             self,
-            HeuristicKind::Blind | HeuristicKind::HMax | HeuristicKind::LmCut
+            HeuristicKind::Blind
+                | HeuristicKind::HMax
+                | HeuristicKind::LmCut
+                | HeuristicKind::Pdb
         )
     }
 }

@@ -14,6 +14,7 @@ pub mod landmarks;
 pub mod lmcut;
 pub mod novelty;
 pub mod numeric;
+pub mod pdb;
 pub mod relaxation;
 
 use pddl_ground::Task;
@@ -101,6 +102,7 @@ pub fn create(kind: HeuristicKind, task: &Task, cost_type: CostType) -> Box<dyn 
         HeuristicKind::HAdd => Box::new(hadd::HAdd::new(task, cost_type)),
         HeuristicKind::HFF => Box::new(hff::HFF::new(task, cost_type)),
         HeuristicKind::LmCut => Box::new(lmcut::LmCut::new(task, cost_type)),
+        HeuristicKind::Pdb => Box::new(pdb::PatternDatabases::new(task, cost_type)),
         // Counts landmarks (unit costs) whatever the cost type.
         HeuristicKind::LmCount => Box::new(landmarks::lm_count::LmCount::new(task)),
         // The greedy engines add landmark count (see `HeuristicKind::Lama`).

@@ -1,0 +1,285 @@
+//! Pattern databases: admissible, and additive across patterns that no
+//! costly operator changes together.
+//!
+//! The task's facts are grouped into finite-domain [`variables`]. Each
+//! goal fact gets a pattern: its variable and the variables its achieving
+//! effects are conditioned on (for a conditional effect, its own
+//! condition, not the operator's precondition, which mostly holds phase
+//! or control facts that every operator shares). Patterns that share
+//! variables are merged while they stay within [`Limits::max_states`].
+//! Each pattern's [`projection`] is searched backwards once, when the
+//! heuristic is built; evaluating a state is one table lookup per
+//! pattern.
+//!
+//! Two patterns are additive when no operator of positive cost writes
+//! variables of both: then a plan pays for each pattern's part with
+//! different operators, and the sum of their distances is still a lower
+//! bound. The estimate is the largest such sum over a few sets of
+//! pairwise additive patterns (each found greedily from one pattern), the
+//! canonical heuristic's idea restricted to those sets.
+//!
+//! Where it pays off: goals that need several objects brought together.
+//! In Puzznic a kind of three tiles clears only when all three meet; the
+//! delete relaxation lets each tile be everywhere it has been, and LM-cut
+//! or h_max see little of that, while the projection onto the three tiles'
+//! positions counts the pushes exactly (ignoring the other tiles), and the
+//! kinds add up. Numeric conditions and derived facts are ignored (any
+//! condition on them may hold), which keeps it admissible.
+
+mod projection;
+pub mod variables;
+
+use std::sync::Arc;
+
+use pddl_ground::Task;
+use pddl_ground::task::{Cost, FactId, OperatorId};
+
+use super::{CostType, Heuristic};
+use crate::heuristics::relaxation::INFINITE;
+use crate::state::StateView;
+pub use projection::{Limits, PatternDatabase};
+use variables::Variables;
+
+/// Limits of the databases built by [`PatternDatabases::new`].
+pub const LIMITS: Limits = Limits {
+    max_states: 4_000_000,
+    max_transitions: 40_000_000,
+    max_outcomes: 1 << 12,
+};
+/// Abstract states of all databases together.
+const MAX_TOTAL_STATES: usize = 16_000_000;
+
+/// The pattern database heuristic.
+#[derive(Clone, Debug)]
+pub struct PatternDatabases {
+    tables: Arc<Tables>,
+    /// Per variable, its value in the state being evaluated (only the
+    /// variables of some pattern are filled).
+    values: Vec<u32>,
+    distances: Vec<Cost>,
+}
+
+#[derive(Debug)]
+struct Tables {
+    variables: Variables,
+    databases: Vec<PatternDatabase>,
+    /// Sets of pairwise additive databases (indices), each summed.
+    additive_sets: Vec<Vec<usize>>,
+    /// The variables of some pattern.
+    used: Vec<u32>,
+}
+
+impl PatternDatabases {
+    /// Builds the databases for a task under a cost type.
+    pub fn new(task: &Task, cost_type: CostType) -> Self {
+        let variables = Variables::new(task);
+        let mut databases = Vec::new();
+        let mut total = 0usize;
+        for pattern in select_patterns(task, &variables, LIMITS.max_states) {
+            if let Some(db) = PatternDatabase::build(task, &variables, &pattern, cost_type, LIMITS)
+            {
+                total += db.len();
+                if total > MAX_TOTAL_STATES {
+                    break;
+                }
+                databases.push(db);
+            }
+        }
+        let additive_sets = additive_sets(task, &variables, &databases, cost_type);
+        let mut used: Vec<u32> = databases.iter().flat_map(|d| d.pattern.iter().copied()).collect();
+        used.sort_unstable();
+        used.dedup();
+        let values = vec![0; variables.facts.len()];
+        let distances = vec![0; databases.len()];
+        PatternDatabases {
+            tables: Arc::new(Tables {
+                variables,
+                databases,
+                additive_sets,
+                used,
+            }),
+            values,
+            distances,
+        }
+    }
+
+    /// The patterns (variables, each a set of facts), for reports and tests.
+    pub fn patterns(&self) -> impl Iterator<Item = Vec<&[FactId]>> + '_ {
+        let t = &self.tables;
+        t.databases.iter().map(|d| {
+            d.pattern
+                .iter()
+                .map(|&v| t.variables.facts[v as usize].as_slice())
+                .collect()
+        })
+    }
+}
+
+impl Heuristic for PatternDatabases {
+    fn fork(&self) -> Option<Box<dyn Heuristic + Send>> {
+        Some(Box::new(self.clone()))
+    }
+
+    fn evaluate(&mut self, state: StateView<'_>, _: Option<&mut Vec<OperatorId>>) -> Option<Cost> {
+        let t = &*self.tables;
+        for &v in &t.used {
+            let facts = &t.variables.facts[v as usize];
+            self.values[v as usize] = facts
+                .iter()
+                .position(|&f| state.has(f))
+                .unwrap_or(facts.len()) as u32;
+        }
+        for (d, db) in self.distances.iter_mut().zip(&t.databases) {
+            *d = db.distance(&self.values);
+            if *d == INFINITE {
+                return None;
+            }
+        }
+        let best = t
+            .additive_sets
+            .iter()
+            .map(|set| {
+                set.iter()
+                    .fold(0 as Cost, |sum, &i| sum.saturating_add(self.distances[i]))
+            })
+            .max()
+            .unwrap_or(0);
+        Some(best)
+    }
+}
+
+/// One pattern per goal fact (its variable and the variables its
+/// achievers' effects are conditioned on, as many as fit), then patterns
+/// that share variables merged where they fit; sorted and distinct.
+fn select_patterns(task: &Task, variables: &Variables, max_states: usize) -> Vec<Vec<u32>> {
+    let size = |pattern: &[u32]| -> Option<usize> {
+        pattern
+            .iter()
+            .try_fold(1usize, |n, &v| n.checked_mul(variables.domain_size(v)))
+            .filter(|&n| n <= max_states)
+    };
+    let goals: Vec<FactId> = task
+        .goal
+        .pos
+        .iter()
+        .chain(&task.goal.neg)
+        .copied()
+        .filter(|&g| variables.var(g).is_some())
+        .collect();
+    let mut patterns: Vec<Vec<u32>> = Vec::new();
+    for &g in &goals {
+        let goal_var = variables.var(g).expect("filtered above");
+        let mut related: Vec<u32> = Vec::new();
+        let mut note = |facts: &[FactId]| {
+            for v in facts.iter().filter_map(|&f| variables.var(f)) {
+                if v != goal_var && !related.contains(&v) {
+                    related.push(v);
+                }
+            }
+        };
+        for op in &task.operators {
+            if op.add.contains(&g) {
+                note(&op.precondition.pos);
+                note(&op.precondition.neg);
+            }
+            for e in op.conditional.iter().filter(|e| e.add.contains(&g)) {
+                note(&e.condition.pos);
+                note(&e.condition.neg);
+            }
+        }
+        let mut pattern = vec![goal_var];
+        for v in related {
+            pattern.push(v);
+            if size(&pattern).is_none() {
+                pattern.pop();
+            }
+        }
+        pattern.sort_unstable();
+        patterns.push(pattern);
+    }
+    // Merge patterns that share a variable while the union fits.
+    let mut merged = true;
+    while merged {
+        merged = false;
+        'pairs: for i in 0..patterns.len() {
+            for j in i + 1..patterns.len() {
+                if !patterns[i].iter().any(|v| patterns[j].contains(v)) {
+                    continue;
+                }
+                let mut union = patterns[i].clone();
+                union.extend_from_slice(&patterns[j]);
+                union.sort_unstable();
+                union.dedup();
+                if size(&union).is_some() {
+                    patterns[i] = union;
+                    patterns.remove(j);
+                    merged = true;
+                    break 'pairs;
+                }
+            }
+        }
+    }
+    patterns.sort();
+    patterns.dedup();
+    patterns
+}
+
+/// For each database, a set of pairwise additive databases containing it
+/// (grown greedily in index order); distinct sets.
+fn additive_sets(
+    task: &Task,
+    variables: &Variables,
+    databases: &[PatternDatabase],
+    cost_type: CostType,
+) -> Vec<Vec<usize>> {
+    // Per database, the costly operators that write one of its variables.
+    let writers: Vec<Vec<u32>> = databases
+        .iter()
+        .map(|db| {
+            let writes = |facts: &[FactId]| {
+                facts
+                    .iter()
+                    .any(|&f| variables.var(f).is_some_and(|v| db.pattern.contains(&v)))
+            };
+            task.operators
+                .iter()
+                .enumerate()
+                .filter(|(_, op)| cost_type.adjust(op.cost) > 0)
+                .filter(|(_, op)| {
+                    writes(&op.add)
+                        || writes(&op.del)
+                        || op.conditional.iter().any(|e| writes(&e.add) || writes(&e.del))
+                })
+                .map(|(o, _)| o as u32)
+                .collect()
+        })
+        .collect();
+    let disjoint = |a: &[u32], b: &[u32]| {
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return false,
+            }
+        }
+        true
+    };
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    for start in 0..databases.len() {
+        let mut set = vec![start];
+        for other in 0..databases.len() {
+            if other != start && set.iter().all(|&m| disjoint(&writers[m], &writers[other])) {
+                set.push(other);
+            }
+        }
+        set.sort_unstable();
+        if !sets.contains(&set) {
+            sets.push(set);
+        }
+    }
+    sets
+}
+
+#[cfg(test)]
+mod tests;

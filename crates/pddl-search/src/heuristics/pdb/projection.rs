@@ -1,0 +1,447 @@
+//! One pattern database: the task projected onto a few variables, with
+//! the cheapest cost from every abstract state to an abstract goal.
+//!
+//! The projection keeps every condition on the pattern's variables and
+//! drops the others, so it can only do more than the task: an operator
+//! applies when its conditions on the pattern hold; a conditional effect
+//! whose condition is entirely on the pattern fires when it holds, and one
+//! whose condition also mentions other facts (or numbers, or derived
+//! facts) may or may not fire. Each variable's possible new values are
+//! combined freely, which again only adds transitions. Abstract distances
+//! are therefore lower bounds on real ones (admissible), and an abstract
+//! state with no path to the goal is a real dead end.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use pddl_ground::Task;
+use pddl_ground::task::{Conjunction, Cost, FactId};
+
+use super::variables::Variables;
+use crate::heuristics::CostType;
+use crate::heuristics::relaxation::INFINITE;
+
+/// How large one pattern database may get.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Abstract states.
+    pub max_states: usize,
+    /// Abstract transitions (each costs 8 bytes while the database is built).
+    pub max_transitions: usize,
+    /// Successors of one abstract state under one operator.
+    pub max_outcomes: usize,
+}
+
+/// A condition on the value of the pattern variable at a position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Literal {
+    Is(u32),
+    IsNot(u32),
+}
+
+impl Literal {
+    fn holds(self, value: u32) -> bool {
+        match self {
+            Literal::Is(v) => value == v,
+            Literal::IsNot(v) => value != v,
+        }
+    }
+}
+
+/// An effect on the pattern.
+#[derive(Clone, Debug)]
+struct AbstractEffect {
+    condition: Vec<(usize, Literal)>,
+    /// Whether the condition is entirely on the pattern (the effect fires
+    /// whenever it holds); otherwise the effect may or may not fire.
+    definite: bool,
+    add: Vec<(usize, u32)>,
+    del: Vec<(usize, u32)>,
+}
+
+/// An operator that changes a pattern variable.
+#[derive(Clone, Debug)]
+struct AbstractOperator {
+    precondition: Vec<(usize, Literal)>,
+    cost: Cost,
+    effects: Vec<AbstractEffect>,
+    /// Pattern positions some effect writes.
+    touched: Vec<usize>,
+}
+
+/// The pattern database of one pattern.
+#[derive(Clone, Debug)]
+pub struct PatternDatabase {
+    /// The pattern's variables.
+    pub pattern: Vec<u32>,
+    multipliers: Vec<usize>,
+    /// Per abstract state, its cost to an abstract goal ([`INFINITE`]: none).
+    distances: Vec<Cost>,
+}
+
+impl PatternDatabase {
+    /// Builds the database of `pattern` (distinct variables), or `None`
+    /// when it would exceed `limits`.
+    pub fn build(
+        task: &Task,
+        variables: &Variables,
+        pattern: &[u32],
+        cost_type: CostType,
+        limits: Limits,
+    ) -> Option<Self> {
+        let sizes: Vec<usize> = pattern.iter().map(|&v| variables.domain_size(v)).collect();
+        let mut multipliers = Vec::with_capacity(sizes.len());
+        let mut states = 1usize;
+        for &s in &sizes {
+            multipliers.push(states);
+            states = states.checked_mul(s).filter(|&n| n <= limits.max_states)?;
+        }
+        let position = |f: FactId| -> Option<(usize, u32)> {
+            let (var, value) = variables.of_fact[f as usize]?;
+            let i = pattern.iter().position(|&v| v == var)?;
+            Some((i, value))
+        };
+        let operators = abstract_operators(task, &position, cost_type);
+        let (goal, _) = literals(&task.goal, &position)?;
+
+        // Operators by the first pattern value their precondition needs,
+        // so that each abstract state meets only those that may apply.
+        let mut by_value: Vec<Vec<Vec<u32>>> = sizes.iter().map(|&s| vec![Vec::new(); s]).collect();
+        let mut unindexed: Vec<u32> = Vec::new();
+        for (o, op) in operators.iter().enumerate() {
+            match op.precondition.iter().find_map(|&(i, l)| match l {
+                Literal::Is(v) => Some((i, v)),
+                Literal::IsNot(_) => None,
+            }) {
+                Some((i, v)) => by_value[i][v as usize].push(o as u32),
+                None => unindexed.push(o as u32),
+            }
+        }
+        let mut generator = Generator::new(sizes.clone(), multipliers.clone(), limits.max_outcomes);
+        // Two passes over the transitions: count them per target, then
+        // store each source under its target (predecessor lists for the
+        // backward search), so that they are never held twice.
+        let mut first = vec![0u32; states + 1];
+        let mut transitions = 0usize;
+        generator.for_each_transition(&operators, &by_value, &unindexed, |_, to, _| {
+            first[to + 1] += 1;
+            transitions += 1;
+            transitions <= limits.max_transitions
+        })?;
+        for s in 0..states {
+            first[s + 1] += first[s];
+        }
+        let mut fill = first.clone();
+        let mut predecessors = vec![(0u32, 0 as Cost); transitions];
+        generator.for_each_transition(&operators, &by_value, &unindexed, |from, to, cost| {
+            predecessors[fill[to] as usize] = (from as u32, cost);
+            fill[to] += 1;
+            true
+        })?;
+        drop(fill);
+
+        let mut distances = vec![INFINITE; states];
+        let mut queue = BinaryHeap::new();
+        let mut values = vec![0u32; sizes.len()];
+        for (s, distance) in distances.iter_mut().enumerate() {
+            if goal.iter().all(|&(i, l)| l.holds(values[i])) {
+                *distance = 0;
+                queue.push(Reverse((0 as Cost, s as u32)));
+            }
+            advance(&mut values, &sizes);
+        }
+        while let Some(Reverse((d, s))) = queue.pop() {
+            if d > distances[s as usize] {
+                continue;
+            }
+            let range = first[s as usize] as usize..first[s as usize + 1] as usize;
+            for &(from, cost) in &predecessors[range] {
+                let through = d.saturating_add(cost);
+                if through < distances[from as usize] {
+                    distances[from as usize] = through;
+                    queue.push(Reverse((through, from)));
+                }
+            }
+        }
+        Some(PatternDatabase {
+            pattern: pattern.to_vec(),
+            multipliers,
+            distances,
+        })
+    }
+
+    /// The number of abstract states.
+    pub fn len(&self) -> usize {
+        self.distances.len()
+    }
+
+    /// The cost to the goal of the abstract state of a state whose
+    /// variables have the values `values` (indexed by variable).
+    #[inline]
+    pub fn distance(&self, values: &[u32]) -> Cost {
+        let index: usize = self
+            .pattern
+            .iter()
+            .zip(&self.multipliers)
+            .map(|(&v, &m)| values[v as usize] as usize * m)
+            .sum();
+        self.distances[index]
+    }
+
+}
+
+/// The conditions of `condition` on the pattern, and whether that is all
+/// of it; `None` if it contradicts itself on the pattern.
+fn literals(
+    condition: &Conjunction,
+    position: &impl Fn(FactId) -> Option<(usize, u32)>,
+) -> Option<(Vec<(usize, Literal)>, bool)> {
+    let mut out: Vec<(usize, Literal)> = Vec::new();
+    let mut complete = condition.numeric.is_empty();
+    for &f in &condition.pos {
+        match position(f) {
+            Some((i, v)) => {
+                if out.iter().any(|&(j, l)| j == i && !l.holds(v)) {
+                    return None;
+                }
+                out.push((i, Literal::Is(v)));
+            }
+            None => complete = false,
+        }
+    }
+    for &f in &condition.neg {
+        match position(f) {
+            Some((i, v)) => {
+                if out.contains(&(i, Literal::Is(v))) {
+                    return None;
+                }
+                out.push((i, Literal::IsNot(v)));
+            }
+            None => complete = false,
+        }
+    }
+    Some((out, complete))
+}
+
+/// The task's operators that write a pattern variable, projected.
+fn abstract_operators(
+    task: &Task,
+    position: &impl Fn(FactId) -> Option<(usize, u32)>,
+    cost_type: CostType,
+) -> Vec<AbstractOperator> {
+    let on_pattern = |facts: &[FactId]| -> Vec<(usize, u32)> { facts.iter().filter_map(|&f| position(f)).collect() };
+    let mut operators = Vec::new();
+    for op in &task.operators {
+        let Some((precondition, _)) = literals(&op.precondition, position) else {
+            continue;
+        };
+        let mut effects = Vec::new();
+        let (add, del) = (on_pattern(&op.add), on_pattern(&op.del));
+        if !add.is_empty() || !del.is_empty() {
+            effects.push(AbstractEffect {
+                condition: Vec::new(),
+                definite: true,
+                add,
+                del,
+            });
+        }
+        for e in &op.conditional {
+            let (add, del) = (on_pattern(&e.add), on_pattern(&e.del));
+            if add.is_empty() && del.is_empty() {
+                continue;
+            }
+            let Some((condition, complete)) = literals(&e.condition, position) else {
+                continue;
+            };
+            effects.push(AbstractEffect {
+                condition,
+                definite: complete,
+                add,
+                del,
+            });
+        }
+        if effects.is_empty() {
+            continue;
+        }
+        let mut touched: Vec<usize> = effects
+            .iter()
+            .flat_map(|e| e.add.iter().chain(&e.del).map(|&(i, _)| i))
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        operators.push(AbstractOperator {
+            precondition,
+            cost: cost_type.adjust(op.cost),
+            effects,
+            touched,
+        });
+    }
+    operators
+}
+
+/// Moves `values` to the next abstract state in index order.
+#[inline]
+fn advance(values: &mut [u32], sizes: &[usize]) {
+    for (v, &s) in values.iter_mut().zip(sizes) {
+        *v += 1;
+        if (*v as usize) < s {
+            return;
+        }
+        *v = 0;
+    }
+}
+
+/// Enumerates abstract transitions.
+struct Generator {
+    sizes: Vec<usize>,
+    multipliers: Vec<usize>,
+    max_outcomes: usize,
+    /// Per position: definite adds, possible adds, and whether the current
+    /// value is surely / possibly deleted.
+    definite_add: Vec<Vec<u32>>,
+    possible_add: Vec<Vec<u32>>,
+    definite_del: Vec<bool>,
+    possible_del: Vec<bool>,
+    options: Vec<Vec<u32>>,
+    choice: Vec<usize>,
+}
+
+impl Generator {
+    fn new(sizes: Vec<usize>, multipliers: Vec<usize>, max_outcomes: usize) -> Self {
+        let n = sizes.len();
+        Generator {
+            sizes,
+            multipliers,
+            max_outcomes,
+            definite_add: vec![Vec::new(); n],
+            possible_add: vec![Vec::new(); n],
+            definite_del: vec![false; n],
+            possible_del: vec![false; n],
+            options: vec![Vec::new(); n],
+            choice: vec![0; n],
+        }
+    }
+
+    /// Calls `found(from, to, cost)` for every transition between distinct
+    /// abstract states until it returns `false`; `None` if it did, or if an
+    /// operator has more than `max_outcomes` successors somewhere.
+    fn for_each_transition(
+        &mut self,
+        operators: &[AbstractOperator],
+        by_value: &[Vec<Vec<u32>>],
+        unindexed: &[u32],
+        mut found: impl FnMut(usize, usize, Cost) -> bool,
+    ) -> Option<()> {
+        let states: usize = self.sizes.iter().product();
+        let mut values = vec![0u32; self.sizes.len()];
+        for from in 0..states {
+            let candidates = unindexed
+                .iter()
+                .chain(values.iter().enumerate().flat_map(|(i, &v)| &by_value[i][v as usize]));
+            for &o in candidates {
+                let op = &operators[o as usize];
+                if !op.precondition.iter().all(|&(i, l)| l.holds(values[i])) {
+                    continue;
+                }
+                let mut go_on = true;
+                self.outcomes(op, &values, from, |to| go_on &= found(from, to, op.cost))?;
+                if !go_on {
+                    return None;
+                }
+            }
+            advance(&mut values, &self.sizes);
+        }
+        Some(())
+    }
+
+    /// Calls `found` with every successor of `values` (index `index`)
+    /// under `op` other than itself.
+    fn outcomes(
+        &mut self,
+        op: &AbstractOperator,
+        values: &[u32],
+        index: usize,
+        mut found: impl FnMut(usize),
+    ) -> Option<()> {
+        for &i in &op.touched {
+            self.definite_add[i].clear();
+            self.possible_add[i].clear();
+            self.definite_del[i] = false;
+            self.possible_del[i] = false;
+        }
+        for e in &op.effects {
+            if !e.condition.iter().all(|&(i, l)| l.holds(values[i])) {
+                continue;
+            }
+            for &(i, v) in &e.add {
+                if e.definite {
+                    self.definite_add[i].push(v);
+                } else {
+                    self.possible_add[i].push(v);
+                }
+            }
+            for &(i, v) in &e.del {
+                if values[i] == v {
+                    if e.definite {
+                        self.definite_del[i] = true;
+                    } else {
+                        self.possible_del[i] = true;
+                    }
+                }
+            }
+        }
+        // Deletes first, then adds (an add wins); "none" is the last value.
+        let mut outcomes = 1usize;
+        for &i in &op.touched {
+            let none = (self.sizes[i] - 1) as u32;
+            let options = &mut self.options[i];
+            options.clear();
+            if self.definite_add[i].is_empty() {
+                options.push(if self.definite_del[i] { none } else { values[i] });
+                if self.possible_del[i] {
+                    options.push(none);
+                }
+            } else {
+                options.extend_from_slice(&self.definite_add[i]);
+            }
+            options.extend_from_slice(&self.possible_add[i]);
+            options.sort_unstable();
+            options.dedup();
+            outcomes = outcomes.saturating_mul(options.len());
+        }
+        if outcomes > self.max_outcomes {
+            return None;
+        }
+        // Every combination of the touched positions' options.
+        let base = index
+            - op.touched
+                .iter()
+                .map(|&i| values[i] as usize * self.multipliers[i])
+                .sum::<usize>();
+        for &i in &op.touched {
+            self.choice[i] = 0;
+        }
+        loop {
+            let to = base
+                + op.touched
+                    .iter()
+                    .map(|&i| self.options[i][self.choice[i]] as usize * self.multipliers[i])
+                    .sum::<usize>();
+            if to != index {
+                found(to);
+            }
+            let mut carried = true;
+            for &i in &op.touched {
+                self.choice[i] += 1;
+                if self.choice[i] < self.options[i].len() {
+                    carried = false;
+                    break;
+                }
+                self.choice[i] = 0;
+            }
+            if carried {
+                return Some(());
+            }
+        }
+    }
+}
