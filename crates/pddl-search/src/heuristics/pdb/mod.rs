@@ -40,14 +40,16 @@ use crate::state::StateView;
 pub use projection::{Limits, PatternDatabase};
 use variables::Variables;
 
-/// Limits of the databases built by [`PatternDatabases::new`].
+/// Limits of each database built by [`PatternDatabases::new`].
 pub const LIMITS: Limits = Limits {
     max_states: 4_000_000,
-    max_transitions: 40_000_000,
     max_outcomes: 1 << 12,
 };
-/// Abstract states of all databases together.
-const MAX_TOTAL_STATES: usize = 16_000_000;
+/// Abstract transitions generated for all databases together: bounds the
+/// time (about 40 ns each, twice) and memory (8 bytes each, for one
+/// database at a time) spent before the search starts. It is work, not
+/// time, so that the heuristic is the same on every run.
+pub const TRANSITION_BUDGET: usize = 40_000_000;
 
 /// The pattern database heuristic.
 #[derive(Clone, Debug)]
@@ -74,16 +76,24 @@ impl PatternDatabases {
     pub fn new(task: &Task, cost_type: CostType) -> Self {
         let variables = Variables::new(task);
         let mut databases = Vec::new();
-        let mut total = 0usize;
-        for pattern in select_patterns(task, &variables, LIMITS.max_states) {
-            if let Some(db) = PatternDatabase::build(task, &variables, &pattern, cost_type, LIMITS)
-            {
-                total += db.len();
-                if total > MAX_TOTAL_STATES {
-                    break;
-                }
-                databases.push(db);
+        let mut budget = TRANSITION_BUDGET;
+        // Smaller patterns first: cheaper, and a large one that fails
+        // leaves less budget for the rest.
+        let mut patterns = select_patterns(task, &variables, LIMITS.max_states);
+        let states = |p: &Vec<u32>| -> usize { p.iter().map(|&v| variables.domain_size(v)).product() };
+        patterns.sort_by_key(|p| states(p));
+        for pattern in patterns {
+            if budget == 0 {
+                break;
             }
+            databases.extend(PatternDatabase::build(
+                task,
+                &variables,
+                &pattern,
+                cost_type,
+                LIMITS,
+                &mut budget,
+            ));
         }
         let additive_sets = additive_sets(task, &variables, &databases, cost_type);
         let mut used: Vec<u32> = databases.iter().flat_map(|d| d.pattern.iter().copied()).collect();

@@ -12,7 +12,7 @@
 //! state with no path to the goal is a real dead end.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use pddl_ground::Task;
 use pddl_ground::task::{Conjunction, Cost, FactId};
@@ -26,8 +26,6 @@ use crate::heuristics::relaxation::INFINITE;
 pub struct Limits {
     /// Abstract states.
     pub max_states: usize,
-    /// Abstract transitions (each costs 8 bytes while the database is built).
-    pub max_transitions: usize,
     /// Successors of one abstract state under one operator.
     pub max_outcomes: usize,
 }
@@ -67,7 +65,17 @@ struct AbstractOperator {
     effects: Vec<AbstractEffect>,
     /// Pattern positions some effect writes.
     touched: Vec<usize>,
+    /// With many effects: per position and value, the effects whose
+    /// condition first requires that value there (so that a state meets
+    /// only those), and the effects that require no value.
+    effects_by_value: Option<(Vec<Vec<Vec<u32>>>, Vec<u32>)>,
 }
+
+/// States whose transitions are counted to estimate a pattern's.
+const SAMPLED_STATES: usize = 4096;
+
+/// Operators with more effects than this index them by value.
+const INDEXED_EFFECTS: usize = 8;
 
 /// The pattern database of one pattern.
 #[derive(Clone, Debug)]
@@ -81,13 +89,17 @@ pub struct PatternDatabase {
 
 impl PatternDatabase {
     /// Builds the database of `pattern` (distinct variables), or `None`
-    /// when it would exceed `limits`.
+    /// when it would exceed `limits` or have more abstract transitions than
+    /// `budget` has left. The transitions it generates (each kept in 8
+    /// bytes while the database is built) are taken from `budget`, also
+    /// when it fails.
     pub fn build(
         task: &Task,
         variables: &Variables,
         pattern: &[u32],
         cost_type: CostType,
         limits: Limits,
+        budget: &mut usize,
     ) -> Option<Self> {
         let sizes: Vec<usize> = pattern.iter().map(|&v| variables.domain_size(v)).collect();
         let mut multipliers = Vec::with_capacity(sizes.len());
@@ -101,7 +113,7 @@ impl PatternDatabase {
             let i = pattern.iter().position(|&v| v == var)?;
             Some((i, value))
         };
-        let operators = abstract_operators(task, &position, cost_type);
+        let operators = abstract_operators(task, &sizes, &position, cost_type);
         let (goal, _) = literals(&task.goal, &position)?;
 
         // Operators by the first pattern value their precondition needs,
@@ -109,31 +121,47 @@ impl PatternDatabase {
         let mut by_value: Vec<Vec<Vec<u32>>> = sizes.iter().map(|&s| vec![Vec::new(); s]).collect();
         let mut unindexed: Vec<u32> = Vec::new();
         for (o, op) in operators.iter().enumerate() {
-            match op.precondition.iter().find_map(|&(i, l)| match l {
-                Literal::Is(v) => Some((i, v)),
-                Literal::IsNot(_) => None,
-            }) {
+            match first_required(&op.precondition) {
                 Some((i, v)) => by_value[i][v as usize].push(o as u32),
                 None => unindexed.push(o as u32),
             }
         }
         let mut generator = Generator::new(sizes.clone(), multipliers.clone(), limits.max_outcomes);
+        // A sample of the states first: a pattern whose transitions would
+        // clearly exceed the budget is given up before it spends it.
+        let stride = (states / SAMPLED_STATES).max(1);
+        if stride > 1 {
+            let mut sampled = 0usize;
+            generator.for_each_transition(&operators, &by_value, &unindexed, stride, |_, _, _| {
+                sampled += 1;
+                true
+            })?;
+            let sampled_states = states.div_ceil(stride);
+            let estimate = sampled.saturating_mul(states) / sampled_states;
+            *budget = budget.saturating_sub(sampled);
+            if estimate > *budget {
+                return None;
+            }
+        }
         // Two passes over the transitions: count them per target, then
         // store each source under its target (predecessor lists for the
         // backward search), so that they are never held twice.
         let mut first = vec![0u32; states + 1];
         let mut transitions = 0usize;
-        generator.for_each_transition(&operators, &by_value, &unindexed, |_, to, _| {
+        generator.for_each_transition(&operators, &by_value, &unindexed, 1, |_, to, _| {
             first[to + 1] += 1;
             transitions += 1;
-            transitions <= limits.max_transitions
+            *budget = budget.saturating_sub(1);
+            *budget > 0
         })?;
         for s in 0..states {
             first[s + 1] += first[s];
         }
         let mut fill = first.clone();
-        let mut predecessors = vec![(0u32, 0 as Cost); transitions];
-        generator.for_each_transition(&operators, &by_value, &unindexed, |from, to, cost| {
+        // Costs beyond u32 are stored as u32::MAX: a lower bound still.
+        let mut predecessors = vec![(0u32, 0u32); transitions];
+        generator.for_each_transition(&operators, &by_value, &unindexed, 1, |from, to, cost| {
+            let cost = u32::try_from(cost).unwrap_or(u32::MAX);
             predecessors[fill[to] as usize] = (from as u32, cost);
             fill[to] += 1;
             true
@@ -141,28 +169,17 @@ impl PatternDatabase {
         drop(fill);
 
         let mut distances = vec![INFINITE; states];
-        let mut queue = BinaryHeap::new();
+        let mut goals = Vec::new();
         let mut values = vec![0u32; sizes.len()];
         for (s, distance) in distances.iter_mut().enumerate() {
             if goal.iter().all(|&(i, l)| l.holds(values[i])) {
                 *distance = 0;
-                queue.push(Reverse((0 as Cost, s as u32)));
+                goals.push(s as u32);
             }
             advance(&mut values, &sizes);
         }
-        while let Some(Reverse((d, s))) = queue.pop() {
-            if d > distances[s as usize] {
-                continue;
-            }
-            let range = first[s as usize] as usize..first[s as usize + 1] as usize;
-            for &(from, cost) in &predecessors[range] {
-                let through = d.saturating_add(cost);
-                if through < distances[from as usize] {
-                    distances[from as usize] = through;
-                    queue.push(Reverse((through, from)));
-                }
-            }
-        }
+        let zero_one = operators.iter().all(|op| op.cost <= 1);
+        backward_distances(&first, &predecessors, goals, zero_one, &mut distances);
         Some(PatternDatabase {
             pattern: pattern.to_vec(),
             multipliers,
@@ -188,6 +205,52 @@ impl PatternDatabase {
         self.distances[index]
     }
 
+}
+
+/// Fills `distances` (0 at `goals`, [`INFINITE`] elsewhere) with each
+/// state's cheapest cost to a goal, following the predecessor lists
+/// (`predecessors[first[s]..first[s + 1]]` lead to `s`): Dijkstra, or a
+/// 0-1 breadth-first search when every cost is 0 or 1.
+fn backward_distances(
+    first: &[u32],
+    predecessors: &[(u32, u32)],
+    goals: Vec<u32>,
+    zero_one: bool,
+    distances: &mut [Cost],
+) {
+    let leading_to = |s: u32| &predecessors[first[s as usize] as usize..first[s as usize + 1] as usize];
+    if zero_one {
+        let mut queue: VecDeque<u32> = goals.into();
+        while let Some(s) = queue.pop_front() {
+            let d = distances[s as usize];
+            for &(from, cost) in leading_to(s) {
+                let through = d + Cost::from(cost);
+                if through < distances[from as usize] {
+                    distances[from as usize] = through;
+                    if cost == 0 {
+                        queue.push_front(from);
+                    } else {
+                        queue.push_back(from);
+                    }
+                }
+            }
+        }
+        return;
+    }
+    let mut queue: BinaryHeap<Reverse<(Cost, u32)>> =
+        goals.into_iter().map(|s| Reverse((0, s))).collect();
+    while let Some(Reverse((d, s))) = queue.pop() {
+        if d > distances[s as usize] {
+            continue;
+        }
+        for &(from, cost) in leading_to(s) {
+            let through = d.saturating_add(Cost::from(cost));
+            if through < distances[from as usize] {
+                distances[from as usize] = through;
+                queue.push(Reverse((through, from)));
+            }
+        }
+    }
 }
 
 /// The conditions of `condition` on the pattern, and whether that is all
@@ -226,6 +289,7 @@ fn literals(
 /// The task's operators that write a pattern variable, projected.
 fn abstract_operators(
     task: &Task,
+    sizes: &[usize],
     position: &impl Fn(FactId) -> Option<(usize, u32)>,
     cost_type: CostType,
 ) -> Vec<AbstractOperator> {
@@ -269,14 +333,34 @@ fn abstract_operators(
             .collect();
         touched.sort_unstable();
         touched.dedup();
+        let effects_by_value = (effects.len() > INDEXED_EFFECTS).then(|| {
+            let mut by_value: Vec<Vec<Vec<u32>>> = sizes.iter().map(|&s| vec![Vec::new(); s]).collect();
+            let mut unindexed = Vec::new();
+            for (k, e) in effects.iter().enumerate() {
+                match first_required(&e.condition) {
+                    Some((i, v)) => by_value[i][v as usize].push(k as u32),
+                    None => unindexed.push(k as u32),
+                }
+            }
+            (by_value, unindexed)
+        });
         operators.push(AbstractOperator {
             precondition,
             cost: cost_type.adjust(op.cost),
             effects,
             touched,
+            effects_by_value,
         });
     }
     operators
+}
+
+/// The first value a condition requires, with its position.
+fn first_required(condition: &[(usize, Literal)]) -> Option<(usize, u32)> {
+    condition.iter().find_map(|&(i, l)| match l {
+        Literal::Is(v) => Some((i, v)),
+        Literal::IsNot(_) => None,
+    })
 }
 
 /// Moves `values` to the next abstract state in index order.
@@ -304,6 +388,8 @@ struct Generator {
     possible_del: Vec<bool>,
     options: Vec<Vec<u32>>,
     choice: Vec<usize>,
+    /// Touched positions with more than one option.
+    varying: Vec<usize>,
 }
 
 impl Generator {
@@ -319,22 +405,32 @@ impl Generator {
             possible_del: vec![false; n],
             options: vec![Vec::new(); n],
             choice: vec![0; n],
+            varying: Vec::new(),
         }
     }
 
     /// Calls `found(from, to, cost)` for every transition between distinct
-    /// abstract states until it returns `false`; `None` if it did, or if an
-    /// operator has more than `max_outcomes` successors somewhere.
+    /// abstract states (from every `stride`-th state) until it returns
+    /// `false`; `None` if it did, or if an operator has more than
+    /// `max_outcomes` successors somewhere.
     fn for_each_transition(
         &mut self,
         operators: &[AbstractOperator],
         by_value: &[Vec<Vec<u32>>],
         unindexed: &[u32],
+        stride: usize,
         mut found: impl FnMut(usize, usize, Cost) -> bool,
     ) -> Option<()> {
         let states: usize = self.sizes.iter().product();
         let mut values = vec![0u32; self.sizes.len()];
-        for from in 0..states {
+        for from in (0..states).step_by(stride) {
+            if stride > 1 {
+                let mut rest = from;
+                for (v, &size) in values.iter_mut().zip(&self.sizes) {
+                    *v = (rest % size) as u32;
+                    rest /= size;
+                }
+            }
             let candidates = unindexed
                 .iter()
                 .chain(values.iter().enumerate().flat_map(|(i, &v)| &by_value[i][v as usize]));
@@ -369,7 +465,18 @@ impl Generator {
             self.definite_del[i] = false;
             self.possible_del[i] = false;
         }
-        for e in &op.effects {
+        let all = 0..op.effects.len() as u32;
+        let (indexed, rest): (&[Vec<Vec<u32>>], &[u32]) = match &op.effects_by_value {
+            Some((by_value, rest)) => (by_value, rest),
+            None => (&[], &[]),
+        };
+        let candidates = rest
+            .iter()
+            .copied()
+            .chain(indexed.iter().zip(values).flat_map(|(by, &v)| by[v as usize].iter().copied()))
+            .chain(all.filter(|_| op.effects_by_value.is_none()));
+        for k in candidates {
+            let e = &op.effects[k as usize];
             if !e.condition.iter().all(|&(i, l)| l.holds(values[i])) {
                 continue;
             }
@@ -391,7 +498,11 @@ impl Generator {
             }
         }
         // Deletes first, then adds (an add wins); "none" is the last value.
+        // Positions with one option shift the index by a fixed amount;
+        // only the others are enumerated.
         let mut outcomes = 1usize;
+        let mut to = index;
+        self.varying.clear();
         for &i in &op.touched {
             let none = (self.sizes[i] - 1) as u32;
             let options = &mut self.options[i];
@@ -405,39 +516,41 @@ impl Generator {
                 options.extend_from_slice(&self.definite_add[i]);
             }
             options.extend_from_slice(&self.possible_add[i]);
-            options.sort_unstable();
-            options.dedup();
+            if options.len() > 1 {
+                options.sort_unstable();
+                options.dedup();
+            }
             outcomes = outcomes.saturating_mul(options.len());
+            // The first option replaces the current value.
+            to = to - values[i] as usize * self.multipliers[i]
+                + options[0] as usize * self.multipliers[i];
+            if options.len() > 1 {
+                self.choice[i] = 0;
+                self.varying.push(i);
+            }
         }
         if outcomes > self.max_outcomes {
             return None;
         }
-        // Every combination of the touched positions' options.
-        let base = index
-            - op.touched
-                .iter()
-                .map(|&i| values[i] as usize * self.multipliers[i])
-                .sum::<usize>();
-        for &i in &op.touched {
-            self.choice[i] = 0;
-        }
+        // Every combination of the varying positions' options (an
+        // odometer, moving the index along).
         loop {
-            let to = base
-                + op.touched
-                    .iter()
-                    .map(|&i| self.options[i][self.choice[i]] as usize * self.multipliers[i])
-                    .sum::<usize>();
             if to != index {
                 found(to);
             }
             let mut carried = true;
-            for &i in &op.touched {
+            for &i in &self.varying {
+                let m = self.multipliers[i];
+                let options = &self.options[i];
+                let old = options[self.choice[i]] as usize;
                 self.choice[i] += 1;
-                if self.choice[i] < self.options[i].len() {
+                if self.choice[i] < options.len() {
+                    to = to - old * m + options[self.choice[i]] as usize * m;
                     carried = false;
                     break;
                 }
                 self.choice[i] = 0;
+                to = to - old * m + options[0] as usize * m;
             }
             if carried {
                 return Some(());
