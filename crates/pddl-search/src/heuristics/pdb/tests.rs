@@ -1,0 +1,305 @@
+//! Pattern databases: variables found, values computed by hand, and
+//! admissibility against the optimal cost on random tasks.
+
+use std::sync::atomic::AtomicBool;
+
+use pddl_ground::Task;
+use pddl_ground::task::{Cost, GroundAtom};
+
+use super::PatternDatabases;
+use super::variables::Variables;
+use crate::heuristics::tests::h_init;
+use crate::heuristics::{CostType, Heuristic};
+use crate::options::{Engine, HeuristicKind};
+use crate::successor::StateSpace;
+use crate::testing::TaskBuilder;
+use crate::{NoObserver, Outcome, SearchOptions, search};
+
+/// Names fact `f` `(predicate args…)`.
+fn name(task: &mut Task, f: u32, predicate: &str, args: &[&str]) {
+    task.facts[f as usize] = GroundAtom {
+        predicate: predicate.to_string(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+    };
+}
+
+/// A ring of `n` cells, a robot and a ball to carry from cell 0 to cell
+/// `n/2`: facts (at robot ci) = i, (at ball ci) = n + i, (holding) = 2n.
+/// Optimal: pick, n/2 moves, drop = n/2 + 2.
+fn named_ring(n: u32) -> Task {
+    let mut b = TaskBuilder::new(2 * n as usize + 1);
+    let holding = 2 * n;
+    for i in 0..n {
+        let j = (i + 1) % n;
+        b.op("right", &[i], &[j], &[i]);
+        b.op("left", &[j], &[i], &[j]);
+        b.op("pick", &[i, n + i], &[holding], &[n + i]);
+        b.op("drop", &[i, holding], &[n + i], &[holding]);
+    }
+    let mut task = b.build(&[0, n], &[n + n / 2]);
+    for i in 0..n {
+        let cell = format!("c{i}");
+        name(&mut task, i, "at", &["robot", &cell]);
+        name(&mut task, n + i, "at", &["ball", &cell]);
+    }
+    name(&mut task, holding, "holding", &[]);
+    task
+}
+
+#[test]
+fn the_positions_of_one_object_are_one_variable() {
+    let task = named_ring(6);
+    let v = Variables::new(&task);
+    // The robot's cells: every move deletes the cell it requires.
+    let robot = v.var(0).expect("a variable");
+    assert_eq!(v.facts[robot as usize], (0..6).collect::<Vec<_>>());
+    assert_eq!(v.domain_size(robot), 7);
+    // The ball's cells are not: `drop` adds one without deleting another
+    // (the ball was in the hand, another predicate); each is a variable.
+    assert_ne!(v.var(6), v.var(7));
+    assert_eq!(v.facts[v.var(6).unwrap() as usize], vec![6]);
+    // Cells shared by robot and ball are no group either: a move adds the
+    // robot to a cell the ball may hold.
+    assert_eq!(v.facts.len(), 1 + 6 + 1);
+}
+
+#[test]
+fn an_effect_that_adds_without_deleting_breaks_the_group() {
+    let mut task = named_ring(4);
+    // A teleport to c2 from anywhere, deleting nothing.
+    let mut b = TaskBuilder::new(0);
+    b.op("teleport", &[], &[2], &[]);
+    task.operators.extend(b.build(&[], &[]).operators);
+    let v = Variables::new(&task);
+    assert_ne!(v.var(0), v.var(1));
+}
+
+#[test]
+fn conditional_effects_keep_a_group_only_when_they_cannot_add_two() {
+    // (at robot c0..c3) = 0..4 and a flag 4. `slide`: from c0 to c1 when
+    // the flag holds, from c1 to c2 (each effect deletes the cell it
+    // requires, and the two require different cells): a group.
+    let build = |second: (&[u32], &[u32], &[u32])| {
+        let mut b = TaskBuilder::new(5);
+        let slide = b.op("slide", &[], &[], &[]);
+        b.cond(slide, &[0, 4], &[1], &[0]);
+        b.cond(slide, second.0, second.1, second.2);
+        let mut task = b.build(&[0, 4], &[2]);
+        for c in 0..4 {
+            name(&mut task, c, "at", &["robot", &format!("c{c}")]);
+        }
+        Variables::new(&task)
+    };
+    let v = build((&[1], &[2], &[1]));
+    assert_eq!(v.facts[v.var(0).unwrap() as usize], vec![0, 1, 2, 3]);
+    // Both effects require c0 and add different cells: both may fire.
+    let v = build((&[0], &[3], &[0]));
+    assert_ne!(v.var(0), v.var(3));
+    // An effect adds c3 without deleting the cell it requires.
+    let v = build((&[1], &[3], &[]));
+    assert_ne!(v.var(1), v.var(3));
+}
+
+#[test]
+fn ring_value_is_the_optimum() {
+    // Pattern of the goal (at ball c5): the ball's cell, the robot's
+    // position and the hand (the drop's precondition). Abstractly the ball
+    // can be picked where the robot stands (its other cells are not in
+    // the pattern): pick, five moves, drop = 7, the optimum.
+    let task = named_ring(10);
+    assert_eq!(h_init(&task, HeuristicKind::Pdb, CostType::Real).0, Some(7));
+    let pdb = PatternDatabases::new(&task, CostType::Real);
+    let patterns: Vec<Vec<&[u32]>> = pdb.patterns().collect();
+    assert_eq!(patterns.len(), 1);
+    assert!(patterns[0].contains(&&(0..10).collect::<Vec<u32>>()[..]));
+}
+
+#[test]
+fn additive_patterns_add_up() {
+    // Two robots on their own lines, each to the far end: patterns
+    // {robot a} and {robot b}, no operator moves both, so 3 + 2.
+    let mut b = TaskBuilder::new(7);
+    for i in 0..3 {
+        b.op("a", &[i], &[i + 1], &[i]);
+    }
+    for i in 4..6 {
+        b.op("b", &[i], &[i + 1], &[i]);
+    }
+    let mut task = b.build(&[0, 4], &[3, 6]);
+    for i in 0..4 {
+        name(&mut task, i, "at", &["a", &format!("c{i}")]);
+    }
+    for i in 4..7 {
+        name(&mut task, i, "at", &["b", &format!("c{i}")]);
+    }
+    assert_eq!(h_init(&task, HeuristicKind::Pdb, CostType::Real).0, Some(5));
+    // An operator that moves both at once (2 → 3 and 5 → 6) achieves both
+    // goals and needs both robots: each goal's pattern now holds both, and
+    // the one merged pattern is exact: two moves of a, one of b, then both.
+    let mut both = TaskBuilder::new(0);
+    both.op("both", &[2, 5], &[3, 6], &[2, 5]);
+    task.operators.extend(both.build(&[], &[]).operators);
+    let pdb = PatternDatabases::new(&task, CostType::Real);
+    assert_eq!(pdb.patterns().count(), 1);
+    assert_eq!(h_init(&task, HeuristicKind::Pdb, CostType::Real).0, Some(4));
+}
+
+#[test]
+fn an_unreachable_goal_is_a_dead_end() {
+    let mut b = TaskBuilder::new(3);
+    b.op("a", &[0], &[1], &[0]);
+    let task = b.build(&[0], &[2]);
+    assert_eq!(h_init(&task, HeuristicKind::Pdb, CostType::Real).0, None);
+}
+
+/// A small pseudo-random generator (deterministic tests, no dependency).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(n)) as u32
+    }
+}
+
+/// A random task: two objects on 4 positions each (facts 0..4 and 4..8,
+/// named so that they may form variables), 3 flags (8..11); moves,
+/// flag setters and operators with conditional effects, some with
+/// negative preconditions, costs 0 to 3.
+fn random_task(rng: &mut Lcg) -> Task {
+    let mut b = TaskBuilder::new(11);
+    let position = |o: u32, p: u32| o * 4 + p;
+    for _ in 0..14 {
+        let cost = Cost::from(rng.below(4));
+        match rng.below(3) {
+            0 => {
+                let (o, p, q) = (rng.below(2), rng.below(4), rng.below(4));
+                let mut pre = vec![position(o, p)];
+                if rng.below(2) == 0 {
+                    pre.push(8 + rng.below(3));
+                }
+                let op = b.op_cost(
+                    "move",
+                    &pre,
+                    &[position(o, q)],
+                    &[position(o, p)],
+                    cost,
+                );
+                if rng.below(3) == 0 {
+                    b.neg_pre(op, 8 + rng.below(3));
+                }
+            }
+            1 => {
+                let pre = [position(rng.below(2), rng.below(4))];
+                let del = if rng.below(2) == 0 {
+                    vec![8 + rng.below(3)]
+                } else {
+                    Vec::new()
+                };
+                b.op_cost("flag", &pre, &[8 + rng.below(3)], &del, cost);
+            }
+            _ => {
+                let op = b.op_cost("when", &[], &[], &[], cost);
+                for _ in 0..1 + rng.below(3) {
+                    let (o, p, q) = (rng.below(2), rng.below(4), rng.below(4));
+                    if rng.below(2) == 0 {
+                        b.cond(
+                            op,
+                            &[position(o, p), 8 + rng.below(3)],
+                            &[position(o, q)],
+                            &[position(o, p)],
+                        );
+                    } else {
+                        b.cond(op, &[position(o, p)], &[8 + rng.below(3)], &[]);
+                    }
+                }
+            }
+        }
+    }
+    let init = [position(0, 0), position(1, rng.below(4)), 8];
+    let goal = if rng.below(2) == 0 {
+        vec![position(0, 1 + rng.below(3)), 8 + rng.below(3)]
+    } else {
+        vec![position(1, rng.below(4)), position(0, rng.below(4))]
+    };
+    let mut task = b.build(&init, &goal);
+    for o in 0..2 {
+        for p in 0..4 {
+            name(&mut task, position(o, p), "at", &[&format!("o{o}"), &format!("p{p}")]);
+        }
+    }
+    task
+}
+
+/// The optimal cost (A* without a heuristic), `None` if unsolvable.
+fn optimum(task: &Task) -> Option<Cost> {
+    let options = SearchOptions {
+        engine: Engine::AStar,
+        heuristic: HeuristicKind::Blind,
+        ..SearchOptions::optimal_default()
+    };
+    let result = search(task, &options, &AtomicBool::new(false), &mut NoObserver);
+    match result.outcome {
+        Outcome::Solved => result.plan.map(|p| p.cost),
+        Outcome::Unsolvable => None,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn never_above_the_optimum_on_random_tasks() {
+    let mut rng = Lcg(7);
+    let (mut solvable, mut informative, mut dead_ends, mut grouped) = (0, 0, 0, 0);
+    for round in 0..1000 {
+        let task = random_task(&mut rng);
+        grouped += usize::from(Variables::new(&task).facts.iter().any(|f| f.len() > 1));
+        let h = h_init(&task, HeuristicKind::Pdb, CostType::Real).0;
+        match (optimum(&task), h) {
+            (Some(best), Some(h)) => {
+                assert!(h <= best, "round {round}: h {h} > optimum {best}");
+                solvable += 1;
+                informative += usize::from(h > 0);
+            }
+            (Some(best), None) => panic!("round {round}: dead end, but a plan costs {best}"),
+            (None, None) => dead_ends += 1,
+            (None, Some(_)) => {}
+        }
+    }
+    // The test means something only if the tasks vary.
+    assert!(
+        solvable >= 200 && informative >= 100 && dead_ends >= 10 && grouped >= 100,
+        "{solvable} solvable, {informative} with h > 0, {dead_ends} dead ends, \
+         {grouped} with a variable of several facts"
+    );
+}
+
+#[test]
+fn states_along_a_plan_are_never_overestimated() {
+    // Every state of an optimal plan, against the cost left.
+    let task = named_ring(8);
+    let options = SearchOptions {
+        engine: Engine::AStar,
+        heuristic: HeuristicKind::Blind,
+        ..SearchOptions::optimal_default()
+    };
+    let plan = search(&task, &options, &AtomicBool::new(false), &mut NoObserver)
+        .plan
+        .expect("solvable");
+    let mut space = StateSpace::new(&task);
+    let mut pdb = PatternDatabases::new(&task, CostType::Real);
+    let mut state = space.initial_state();
+    let mut fluents = Vec::new();
+    let mut left = plan.cost;
+    for &op in &plan.operators {
+        let h = pdb.evaluate(space.view(&state, &mut fluents), None);
+        assert!(h.is_some_and(|h| h <= left), "{h:?} > {left}");
+        let mut next = Vec::new();
+        assert!(space.apply(&state, op, &mut next));
+        state = next;
+        left -= task.operators[op as usize].cost;
+    }
+    assert_eq!(pdb.evaluate(space.view(&state, &mut fluents), None), Some(0));
+}
