@@ -129,8 +129,8 @@ fn every_task_validates() {
     run_configurations(usize::MAX, 30);
 }
 
-/// A* with LM-cut, A* with h_max and (on unit-cost tasks) breadth-first
-/// search prove the same optimal cost.
+/// A* with LM-cut, A* with h_max, A* with pattern databases and (on
+/// unit-cost tasks) breadth-first search prove the same optimal cost.
 #[test]
 fn optimal_configurations_agree() {
     let Some(tasks) = tasks(1) else { return };
@@ -146,6 +146,20 @@ fn optimal_configurations_agree() {
             problem,
             &options(Engine::AStar, HeuristicKind::HMax, 5),
         );
+        let pdb = solve(
+            domain,
+            problem,
+            &options(Engine::AStar, HeuristicKind::Pdb, 5),
+        );
+        if let (Some(a), Some(c)) = (&lmcut.result.plan, &pdb.result.plan) {
+            assert_eq!(
+                a.cost,
+                c.cost,
+                "{kind} {}: LM-cut vs PDB",
+                problem.display()
+            );
+            assert!(pdb.result.proven_optimal);
+        }
         let (Some(a), Some(b)) = (&lmcut.result.plan, &hmax.result.plan) else {
             continue;
         };

@@ -106,10 +106,7 @@ impl HeuristicKind {
     pub fn is_admissible(self) -> bool {
         matches!(
             self,
-            HeuristicKind::Blind
-                | HeuristicKind::HMax
-                | HeuristicKind::LmCut
-                | HeuristicKind::Pdb
+            HeuristicKind::Blind | HeuristicKind::HMax | HeuristicKind::LmCut | HeuristicKind::Pdb
         )
     }
 }

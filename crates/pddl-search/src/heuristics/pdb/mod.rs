@@ -49,7 +49,7 @@ pub const LIMITS: Limits = Limits {
 /// time (about 40 ns each, twice) and memory (8 bytes each, for one
 /// database at a time) spent before the search starts. It is work, not
 /// time, so that the heuristic is the same on every run.
-pub const TRANSITION_BUDGET: usize = 40_000_000;
+pub const TRANSITION_BUDGET: usize = 64_000_000;
 
 /// The pattern database heuristic.
 #[derive(Clone, Debug)]
@@ -80,7 +80,8 @@ impl PatternDatabases {
         // Smaller patterns first: cheaper, and a large one that fails
         // leaves less budget for the rest.
         let mut patterns = select_patterns(task, &variables, LIMITS.max_states);
-        let states = |p: &Vec<u32>| -> usize { p.iter().map(|&v| variables.domain_size(v)).product() };
+        let states =
+            |p: &Vec<u32>| -> usize { p.iter().map(|&v| variables.domain_size(v)).product() };
         patterns.sort_by_key(|p| states(p));
         for pattern in patterns {
             if budget == 0 {
@@ -96,7 +97,10 @@ impl PatternDatabases {
             ));
         }
         let additive_sets = additive_sets(task, &variables, &databases, cost_type);
-        let mut used: Vec<u32> = databases.iter().flat_map(|d| d.pattern.iter().copied()).collect();
+        let mut used: Vec<u32> = databases
+            .iter()
+            .flat_map(|d| d.pattern.iter().copied())
+            .collect();
         used.sort_unstable();
         used.dedup();
         let values = vec![0; variables.facts.len()];
@@ -258,7 +262,10 @@ fn additive_sets(
                 .filter(|(_, op)| {
                     writes(&op.add)
                         || writes(&op.del)
-                        || op.conditional.iter().any(|e| writes(&e.add) || writes(&e.del))
+                        || op
+                            .conditional
+                            .iter()
+                            .any(|e| writes(&e.add) || writes(&e.del))
                 })
                 .map(|(o, _)| o as u32)
                 .collect()

@@ -68,7 +68,28 @@ struct AbstractOperator {
     /// With many effects: per position and value, the effects whose
     /// condition first requires that value there (so that a state meets
     /// only those), and the effects that require no value.
-    effects_by_value: Option<(Vec<Vec<Vec<u32>>>, Vec<u32>)>,
+    effects_by_value: Option<EffectIndex>,
+    /// Operators with unconditional effects only, at most one add and one
+    /// delete per position: what each does to a touched position.
+    unconditional: Option<Vec<Change>>,
+}
+
+/// An operator's effects by the first value their condition requires.
+#[derive(Clone, Debug)]
+struct EffectIndex {
+    /// Per position and value, effects (indices).
+    by_value: Vec<Vec<Vec<u32>>>,
+    /// Effects whose condition requires no value.
+    unindexed: Vec<u32>,
+}
+
+/// An unconditional change of one position: the value added, and the
+/// value deleted (which then becomes "none" unless added).
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    position: usize,
+    add: Option<u32>,
+    del: Option<u32>,
 }
 
 /// States whose transitions are counted to estimate a pattern's.
@@ -132,10 +153,16 @@ impl PatternDatabase {
         let stride = (states / SAMPLED_STATES).max(1);
         if stride > 1 {
             let mut sampled = 0usize;
-            generator.for_each_transition(&operators, &by_value, &unindexed, stride, |_, _, _| {
-                sampled += 1;
-                true
-            })?;
+            generator.for_each_transition(
+                &operators,
+                &by_value,
+                &unindexed,
+                stride,
+                |_, _, _| {
+                    sampled += 1;
+                    true
+                },
+            )?;
             let sampled_states = states.div_ceil(stride);
             let estimate = sampled.saturating_mul(states) / sampled_states;
             *budget = budget.saturating_sub(sampled);
@@ -187,11 +214,6 @@ impl PatternDatabase {
         })
     }
 
-    /// The number of abstract states.
-    pub fn len(&self) -> usize {
-        self.distances.len()
-    }
-
     /// The cost to the goal of the abstract state of a state whose
     /// variables have the values `values` (indexed by variable).
     #[inline]
@@ -204,7 +226,6 @@ impl PatternDatabase {
             .sum();
         self.distances[index]
     }
-
 }
 
 /// Fills `distances` (0 at `goals`, [`INFINITE`] elsewhere) with each
@@ -218,7 +239,8 @@ fn backward_distances(
     zero_one: bool,
     distances: &mut [Cost],
 ) {
-    let leading_to = |s: u32| &predecessors[first[s as usize] as usize..first[s as usize + 1] as usize];
+    let leading_to =
+        |s: u32| &predecessors[first[s as usize] as usize..first[s as usize + 1] as usize];
     if zero_one {
         let mut queue: VecDeque<u32> = goals.into();
         while let Some(s) = queue.pop_front() {
@@ -293,7 +315,9 @@ fn abstract_operators(
     position: &impl Fn(FactId) -> Option<(usize, u32)>,
     cost_type: CostType,
 ) -> Vec<AbstractOperator> {
-    let on_pattern = |facts: &[FactId]| -> Vec<(usize, u32)> { facts.iter().filter_map(|&f| position(f)).collect() };
+    let on_pattern = |facts: &[FactId]| -> Vec<(usize, u32)> {
+        facts.iter().filter_map(|&f| position(f)).collect()
+    };
     let mut operators = Vec::new();
     for op in &task.operators {
         let Some((precondition, _)) = literals(&op.precondition, position) else {
@@ -334,7 +358,8 @@ fn abstract_operators(
         touched.sort_unstable();
         touched.dedup();
         let effects_by_value = (effects.len() > INDEXED_EFFECTS).then(|| {
-            let mut by_value: Vec<Vec<Vec<u32>>> = sizes.iter().map(|&s| vec![Vec::new(); s]).collect();
+            let mut by_value: Vec<Vec<Vec<u32>>> =
+                sizes.iter().map(|&s| vec![Vec::new(); s]).collect();
             let mut unindexed = Vec::new();
             for (k, e) in effects.iter().enumerate() {
                 match first_required(&e.condition) {
@@ -342,14 +367,41 @@ fn abstract_operators(
                     None => unindexed.push(k as u32),
                 }
             }
-            (by_value, unindexed)
+            EffectIndex {
+                by_value,
+                unindexed,
+            }
         });
+        let unconditional = match effects.as_slice() {
+            [e] if e.condition.is_empty() && e.definite => touched
+                .iter()
+                .map(|&i| {
+                    let single = |list: &[(usize, u32)]| -> Result<Option<u32>, ()> {
+                        let mut values = list.iter().filter(|&&(j, _)| j == i).map(|&(_, v)| v);
+                        let first = values.next();
+                        if values.any(|v| Some(v) != first) {
+                            Err(())
+                        } else {
+                            Ok(first)
+                        }
+                    };
+                    Ok(Change {
+                        position: i,
+                        add: single(&e.add)?,
+                        del: single(&e.del)?,
+                    })
+                })
+                .collect::<Result<Vec<Change>, ()>>()
+                .ok(),
+            _ => None,
+        };
         operators.push(AbstractOperator {
             precondition,
             cost: cost_type.adjust(op.cost),
             effects,
             touched,
             effects_by_value,
+            unconditional,
         });
     }
     operators
@@ -431,12 +483,38 @@ impl Generator {
                     rest /= size;
                 }
             }
-            let candidates = unindexed
-                .iter()
-                .chain(values.iter().enumerate().flat_map(|(i, &v)| &by_value[i][v as usize]));
+            let candidates = unindexed.iter().chain(
+                values
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(i, &v)| &by_value[i][v as usize]),
+            );
             for &o in candidates {
                 let op = &operators[o as usize];
                 if !op.precondition.iter().all(|&(i, l)| l.holds(values[i])) {
+                    continue;
+                }
+                if let Some(changes) = &op.unconditional {
+                    // One successor, found directly.
+                    let mut to = from;
+                    for &Change {
+                        position: i,
+                        add,
+                        del,
+                    } in changes
+                    {
+                        let old = values[i];
+                        let new = match add {
+                            Some(v) => v,
+                            None if del == Some(old) => (self.sizes[i] - 1) as u32,
+                            None => old,
+                        };
+                        to = to - old as usize * self.multipliers[i]
+                            + new as usize * self.multipliers[i];
+                    }
+                    if to != from && !found(from, to, op.cost) {
+                        return None;
+                    }
                     continue;
                 }
                 let mut go_on = true;
@@ -467,13 +545,18 @@ impl Generator {
         }
         let all = 0..op.effects.len() as u32;
         let (indexed, rest): (&[Vec<Vec<u32>>], &[u32]) = match &op.effects_by_value {
-            Some((by_value, rest)) => (by_value, rest),
+            Some(index) => (&index.by_value, &index.unindexed),
             None => (&[], &[]),
         };
         let candidates = rest
             .iter()
             .copied()
-            .chain(indexed.iter().zip(values).flat_map(|(by, &v)| by[v as usize].iter().copied()))
+            .chain(
+                indexed
+                    .iter()
+                    .zip(values)
+                    .flat_map(|(by, &v)| by[v as usize].iter().copied()),
+            )
             .chain(all.filter(|_| op.effects_by_value.is_none()));
         for k in candidates {
             let e = &op.effects[k as usize];
@@ -508,7 +591,11 @@ impl Generator {
             let options = &mut self.options[i];
             options.clear();
             if self.definite_add[i].is_empty() {
-                options.push(if self.definite_del[i] { none } else { values[i] });
+                options.push(if self.definite_del[i] {
+                    none
+                } else {
+                    values[i]
+                });
                 if self.possible_del[i] {
                     options.push(none);
                 }

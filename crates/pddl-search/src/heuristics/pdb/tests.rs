@@ -181,13 +181,7 @@ fn random_task(rng: &mut Lcg) -> Task {
                 if rng.below(2) == 0 {
                     pre.push(8 + rng.below(3));
                 }
-                let op = b.op_cost(
-                    "move",
-                    &pre,
-                    &[position(o, q)],
-                    &[position(o, p)],
-                    cost,
-                );
+                let op = b.op_cost("move", &pre, &[position(o, q)], &[position(o, p)], cost);
                 if rng.below(3) == 0 {
                     b.neg_pre(op, 8 + rng.below(3));
                 }
@@ -228,7 +222,12 @@ fn random_task(rng: &mut Lcg) -> Task {
     let mut task = b.build(&init, &goal);
     for o in 0..2 {
         for p in 0..4 {
-            name(&mut task, position(o, p), "at", &[&format!("o{o}"), &format!("p{p}")]);
+            name(
+                &mut task,
+                position(o, p),
+                "at",
+                &[&format!("o{o}"), &format!("p{p}")],
+            );
         }
     }
     task
@@ -301,5 +300,8 @@ fn states_along_a_plan_are_never_overestimated() {
         state = next;
         left -= task.operators[op as usize].cost;
     }
-    assert_eq!(pdb.evaluate(space.view(&state, &mut fluents), None), Some(0));
+    assert_eq!(
+        pdb.evaluate(space.view(&state, &mut fluents), None),
+        Some(0)
+    );
 }

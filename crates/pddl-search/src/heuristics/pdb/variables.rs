@@ -38,7 +38,10 @@ impl Variables {
         // Only operators that add a member can break an invariant.
         let mut adders: Vec<Vec<u32>> = vec![Vec::new(); fact_count];
         for (o, op) in task.operators.iter().enumerate() {
-            let added = op.add.iter().chain(op.conditional.iter().flat_map(|e| &e.add));
+            let added = op
+                .add
+                .iter()
+                .chain(op.conditional.iter().flat_map(|e| &e.add));
             for &f in added {
                 let list = &mut adders[f as usize];
                 if list.last() != Some(&(o as u32)) {
@@ -64,7 +67,10 @@ impl Variables {
             for &f in &free {
                 member[f as usize] = true;
             }
-            let mut ops: Vec<u32> = free.iter().flat_map(|&f| adders[f as usize].iter().copied()).collect();
+            let mut ops: Vec<u32> = free
+                .iter()
+                .flat_map(|&f| adders[f as usize].iter().copied())
+                .collect();
             ops.sort_unstable();
             ops.dedup();
             let keep = is_at_most_one(task, &member, &ops);
