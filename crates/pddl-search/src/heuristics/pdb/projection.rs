@@ -26,6 +26,8 @@ use crate::heuristics::relaxation::INFINITE;
 pub struct Limits {
     /// Abstract states.
     pub max_states: usize,
+    /// Abstract transitions.
+    pub max_transitions: usize,
     /// Successors of one abstract state under one operator.
     pub max_outcomes: usize,
 }
@@ -166,7 +168,7 @@ impl PatternDatabase {
             let sampled_states = states.div_ceil(stride);
             let estimate = sampled.saturating_mul(states) / sampled_states;
             *budget = budget.saturating_sub(sampled);
-            if estimate > *budget {
+            if estimate > (*budget).min(limits.max_transitions) {
                 return None;
             }
         }
@@ -179,7 +181,7 @@ impl PatternDatabase {
             first[to + 1] += 1;
             transitions += 1;
             *budget = budget.saturating_sub(1);
-            *budget > 0
+            *budget > 0 && transitions <= limits.max_transitions
         })?;
         for s in 0..states {
             first[s + 1] += first[s];
