@@ -12,9 +12,10 @@ pub struct SearchArgs {
     /// without the default's fallback turns (landmarks, novelty).
     #[arg(long, value_name = "ALGORITHM")]
     pub search: Option<Engine>,
-    /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, lmcount, lama
-    /// (h_FF + landmark count). With --search alone: blind for bfs, the
-    /// --optimal configuration's heuristic for astar, h_FF otherwise.
+    /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, pdb (pattern
+    /// databases), lmcount, lama (h_FF + landmark count). With --search
+    /// alone: blind for bfs, the --optimal configuration's heuristic for
+    /// astar, h_FF otherwise.
     #[arg(long, value_name = "HEURISTIC")]
     pub heuristic: Option<HeuristicKind>,
     /// Weight of weighted A* (w >= 1).
