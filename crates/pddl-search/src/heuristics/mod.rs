@@ -50,8 +50,8 @@ pub trait Heuristic {
         false
     }
 
-    /// Bytes of per-state data the heuristic keeps (counted against the
-    /// memory limit); 0 for stateless heuristics.
+    /// Bytes of data the heuristic keeps, per state or in tables (counted
+    /// against the memory limit); 0 for stateless heuristics.
     fn memory_bytes(&self) -> u64 {
         0
     }

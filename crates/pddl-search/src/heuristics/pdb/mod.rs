@@ -140,6 +140,15 @@ impl Heuristic for PatternDatabases {
         Some(Box::new(self.clone()))
     }
 
+    /// The tables (one copy, shared with the forks).
+    fn memory_bytes(&self) -> u64 {
+        self.tables
+            .databases
+            .iter()
+            .map(PatternDatabase::memory_bytes)
+            .sum()
+    }
+
     fn evaluate(&mut self, state: StateView<'_>, _: Option<&mut Vec<OperatorId>>) -> Option<Cost> {
         let t = &*self.tables;
         for &v in &t.used {

@@ -106,8 +106,9 @@ pub struct PatternDatabase {
     /// The pattern's variables.
     pub pattern: Vec<u32>,
     multipliers: Vec<usize>,
-    /// Per abstract state, its cost to an abstract goal ([`INFINITE`]: none).
-    distances: Vec<Cost>,
+    /// Per abstract state, its cost to an abstract goal (`u32::MAX`: none;
+    /// larger costs are kept as `u32::MAX - 1`, still a lower bound).
+    distances: Vec<u32>,
 }
 
 impl PatternDatabase {
@@ -209,6 +210,13 @@ impl PatternDatabase {
         }
         let zero_one = operators.iter().all(|op| op.cost <= 1);
         backward_distances(&first, &predecessors, goals, zero_one, &mut distances);
+        let distances = distances
+            .into_iter()
+            .map(|d| match d {
+                INFINITE => u32::MAX,
+                d => u32::try_from(d).unwrap_or(u32::MAX - 1).min(u32::MAX - 1),
+            })
+            .collect();
         Some(PatternDatabase {
             pattern: pattern.to_vec(),
             multipliers,
@@ -226,7 +234,15 @@ impl PatternDatabase {
             .zip(&self.multipliers)
             .map(|(&v, &m)| values[v as usize] as usize * m)
             .sum();
-        self.distances[index]
+        match self.distances[index] {
+            u32::MAX => INFINITE,
+            d => Cost::from(d),
+        }
+    }
+
+    /// Bytes of the table.
+    pub fn memory_bytes(&self) -> u64 {
+        (self.distances.len() * std::mem::size_of::<u32>()) as u64
     }
 }
 
