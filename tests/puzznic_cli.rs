@@ -251,6 +251,10 @@ fn simulator_solve_honours_limits() {
         "{text}"
     );
     assert!(text.contains("at least 4 moves"), "{text}");
+    // One board: not even the boards without a move are all searched.
+    let (status, text) = run(&["--max-states", "1", "--real-time"]);
+    assert_eq!(status, Some(6), "{text}");
+    assert!(text.contains(": no lower bound proven yet"), "{text}");
     for planner_flags in [["--search", "astar"], ["--threads", "1"]] {
         let out = plan()
             .args(["puzznic", "solve", "--simulator"])

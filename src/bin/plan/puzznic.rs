@@ -363,21 +363,28 @@ fn report_bfs<M: std::fmt::Display>(
                     stats.bytes as f64 / (1u64 << 20) as f64
                 ),
             };
-            println!(
-                "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
-                stats.states
-            );
+            print_bfs_stop(&why, stats.states, seconds, at_least);
             exit::MEMORY_LIMIT
         }
         BfsOutcome::Stopped { at_least } => {
             let (why, status) = stopped_by.unwrap_or(("stopped", exit::INTERRUPTED));
-            println!(
-                "; {why} after {} boards, {seconds:.2} s: at least {at_least} moves",
-                stats.states
-            );
+            print_bfs_stop(why, stats.states, seconds, at_least);
             status
         }
     }
+}
+
+/// The line for a breadth-first search that stopped, with the lower bound
+/// it proved (none before it has searched every board reachable without a
+/// move).
+fn print_bfs_stop(why: &str, boards: usize, seconds: f64, at_least: usize) {
+    let bound = if at_least == 0 {
+        "no lower bound proven yet (not every board reachable without a move was searched)"
+            .to_string()
+    } else {
+        format!("at least {at_least} moves")
+    };
+    println!("; {why} after {boards} boards, {seconds:.2} s: {bound}");
 }
 
 fn print_moves(moves: &[impl std::fmt::Display]) {
