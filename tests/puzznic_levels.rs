@@ -5,7 +5,7 @@
 
 use pddl_syntax::SourceFile;
 use planner::puzznic::{self, BfsLimits, BfsOutcome, Level, LevelPlan, Rules};
-use planner::search::heuristics::{CostType, create};
+use planner::search::heuristics::{CostType, create, create_with_threads};
 use planner::search::successor::StateSpace;
 use planner::search::{HeuristicKind, NoObserver, Outcome, SearchOptions, SearchResult};
 use std::path::{Path, PathBuf};
@@ -386,6 +386,15 @@ fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
         create(kind, &task, CostType::Real).evaluate(space.view(&state, &mut fluents), None)
     };
     assert_eq!(initial(HeuristicKind::Pdb), Some(20));
+    // Built on two threads, the same databases.
+    let mut space = StateSpace::new(&task);
+    let state = space.initial_state();
+    let mut fluents = Vec::new();
+    let mut two = create_with_threads(HeuristicKind::Pdb, &task, CostType::Real, 2);
+    assert_eq!(
+        two.evaluate(space.view(&state, &mut fluents), None),
+        Some(20)
+    );
     assert_eq!(initial(HeuristicKind::LmCut), Some(12));
     assert_eq!(initial(HeuristicKind::HMax), Some(4));
     let (result, plan) = solve_level(&level, "059", Rules::TurnBased, &puzznic::optimal_options());

@@ -349,7 +349,14 @@ pub(crate) fn run_engine(
     match options.engine {
         Engine::BreadthFirst => breadth_first::run(space, monitor),
         Engine::AStar | Engine::WeightedAStar => {
-            let mut h = heuristics::create(options.heuristic, task, CostType::Real);
+            // Parallel evaluation means a second core may be used.
+            let threads = if options.parallel_evaluation.is_some() {
+                2
+            } else {
+                1
+            };
+            let mut h =
+                heuristics::create_with_threads(options.heuristic, task, CostType::Real, threads);
             // NaN and weights below 1 mean plain A*.
             let weight = match options.engine {
                 Engine::WeightedAStar if options.weight > 1.0 => options.weight,

@@ -95,6 +95,18 @@ pub trait Heuristic {
 
 /// Creates a heuristic for a task, seeing operator costs through `cost_type`.
 pub fn create(kind: HeuristicKind, task: &Task, cost_type: CostType) -> Box<dyn Heuristic + '_> {
+    create_with_threads(kind, task, cost_type, 1)
+}
+
+/// [`create`], allowed `threads` threads to build what the heuristic
+/// precomputes (pattern databases); the heuristic is the same for any
+/// number.
+pub fn create_with_threads(
+    kind: HeuristicKind,
+    task: &Task,
+    cost_type: CostType,
+    threads: usize,
+) -> Box<dyn Heuristic + '_> {
     match kind {
         HeuristicKind::Blind => Box::new(blind::Blind::new(task, cost_type)),
         HeuristicKind::GoalCount => Box::new(goal_count::GoalCount::new(task)),
@@ -102,7 +114,9 @@ pub fn create(kind: HeuristicKind, task: &Task, cost_type: CostType) -> Box<dyn 
         HeuristicKind::HAdd => Box::new(hadd::HAdd::new(task, cost_type)),
         HeuristicKind::HFF => Box::new(hff::HFF::new(task, cost_type)),
         HeuristicKind::LmCut => Box::new(lmcut::LmCut::new(task, cost_type)),
-        HeuristicKind::Pdb => Box::new(pdb::PatternDatabases::new(task, cost_type)),
+        HeuristicKind::Pdb => Box::new(pdb::PatternDatabases::with_threads(
+            task, cost_type, threads,
+        )),
         // Counts landmarks (unit costs) whatever the cost type.
         HeuristicKind::LmCount => Box::new(landmarks::lm_count::LmCount::new(task)),
         // The greedy engines add landmark count (see `HeuristicKind::Lama`).

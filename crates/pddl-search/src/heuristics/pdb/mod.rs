@@ -29,7 +29,8 @@
 mod projection;
 pub mod variables;
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, FactId, OperatorId};
@@ -37,7 +38,7 @@ use pddl_ground::task::{Cost, FactId, OperatorId};
 use super::{CostType, Heuristic};
 use crate::heuristics::relaxation::INFINITE;
 use crate::state::StateView;
-pub use projection::{Limits, PatternDatabase};
+pub use projection::{Limits, PatternDatabase, Projection};
 use variables::Variables;
 
 /// Limits of each database built by [`PatternDatabases::new`].
@@ -78,30 +79,38 @@ struct Tables {
 }
 
 impl PatternDatabases {
-    /// Builds the databases for a task under a cost type.
+    /// Builds the databases for a task under a cost type, on one thread.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
+        Self::with_threads(task, cost_type, 1)
+    }
+
+    /// Builds the databases on up to `threads` threads. Which patterns
+    /// are built is decided first, on one thread, from their estimated
+    /// transitions (smaller patterns first, within [`TRANSITION_BUDGET`]
+    /// and [`Limits::max_transitions`] each), so the result is the same
+    /// whatever the number of threads.
+    pub fn with_threads(task: &Task, cost_type: CostType, threads: usize) -> Self {
         let variables = Variables::new(task);
-        let mut databases = Vec::new();
-        let mut budget = TRANSITION_BUDGET;
-        // Smaller patterns first: cheaper, and a large one that fails
-        // leaves less budget for the rest.
         let mut patterns = select_patterns(task, &variables, LIMITS.max_states);
         let states =
             |p: &Vec<u32>| -> usize { p.iter().map(|&v| variables.domain_size(v)).product() };
         patterns.sort_by_key(|p| states(p));
-        for pattern in patterns {
-            if budget == 0 {
-                break;
+        let mut chosen = Vec::new();
+        let mut budget = TRANSITION_BUDGET;
+        for pattern in &patterns {
+            let Some(projection) = Projection::new(task, &variables, pattern, cost_type, LIMITS)
+            else {
+                continue;
+            };
+            match projection.estimate_transitions() {
+                Some(n) if n <= LIMITS.max_transitions && n <= budget => {
+                    budget -= n;
+                    chosen.push(projection);
+                }
+                _ => {}
             }
-            databases.extend(PatternDatabase::build(
-                task,
-                &variables,
-                &pattern,
-                cost_type,
-                LIMITS,
-                &mut budget,
-            ));
         }
+        let databases = build_all(&chosen, threads.max(1));
         let additive_sets = additive_sets(task, &variables, &databases, cost_type);
         let mut used: Vec<u32> = databases
             .iter()
@@ -175,6 +184,35 @@ impl Heuristic for PatternDatabases {
             .unwrap_or(0);
         Some(best)
     }
+}
+
+/// Builds the chosen projections' databases in order, on up to `threads`
+/// threads (each takes the next unbuilt one); those that turn out larger
+/// than [`Limits::max_transitions`] are left out.
+fn build_all(chosen: &[Projection], threads: usize) -> Vec<PatternDatabase> {
+    let next = AtomicUsize::new(0);
+    let built: Vec<Mutex<Option<PatternDatabase>>> =
+        chosen.iter().map(|_| Mutex::new(None)).collect();
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(projection) = chosen.get(i) else {
+                break;
+            };
+            let db = projection.build(LIMITS.max_transitions);
+            *built[i].lock().unwrap_or_else(|e| e.into_inner()) = db;
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads.min(chosen.len()) {
+            scope.spawn(work);
+        }
+        work();
+    });
+    built
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .collect()
 }
 
 /// One pattern per goal fact (its variable and the variables its

@@ -111,19 +111,30 @@ pub struct PatternDatabase {
     distances: Vec<u32>,
 }
 
-impl PatternDatabase {
-    /// Builds the database of `pattern` (distinct variables), or `None`
-    /// when it would exceed `limits` or have more abstract transitions than
-    /// `budget` has left. The transitions it generates (each kept in 8
-    /// bytes while the database is built) are taken from `budget`, also
-    /// when it fails.
-    pub fn build(
+/// A pattern's projection, ready to be estimated and built.
+pub struct Projection {
+    pattern: Vec<u32>,
+    sizes: Vec<usize>,
+    multipliers: Vec<usize>,
+    states: usize,
+    operators: Vec<AbstractOperator>,
+    goal: Vec<(usize, Literal)>,
+    /// Operators by the first pattern value their precondition needs, so
+    /// that each abstract state meets only those that may apply.
+    by_value: Vec<Vec<Vec<u32>>>,
+    unindexed: Vec<u32>,
+    max_outcomes: usize,
+}
+
+impl Projection {
+    /// Projects the task onto `pattern` (distinct variables); `None` when
+    /// it has more than `limits.max_states` abstract states.
+    pub fn new(
         task: &Task,
         variables: &Variables,
         pattern: &[u32],
         cost_type: CostType,
         limits: Limits,
-        budget: &mut usize,
     ) -> Option<Self> {
         let sizes: Vec<usize> = pattern.iter().map(|&v| variables.domain_size(v)).collect();
         let mut multipliers = Vec::with_capacity(sizes.len());
@@ -139,9 +150,6 @@ impl PatternDatabase {
         };
         let operators = abstract_operators(task, &sizes, &position, cost_type);
         let (goal, _) = literals(&task.goal, &position)?;
-
-        // Operators by the first pattern value their precondition needs,
-        // so that each abstract state meets only those that may apply.
         let mut by_value: Vec<Vec<Vec<u32>>> = sizes.iter().map(|&s| vec![Vec::new(); s]).collect();
         let mut unindexed: Vec<u32> = Vec::new();
         for (o, op) in operators.iter().enumerate() {
@@ -150,39 +158,62 @@ impl PatternDatabase {
                 None => unindexed.push(o as u32),
             }
         }
-        let mut generator = Generator::new(sizes.clone(), multipliers.clone(), limits.max_outcomes);
-        // A sample of the states first: a pattern whose transitions would
-        // clearly exceed the budget is given up before it spends it.
-        let stride = (states / SAMPLED_STATES).max(1);
-        if stride > 1 {
-            let mut sampled = 0usize;
-            generator.for_each_transition(
-                &operators,
-                &by_value,
-                &unindexed,
-                stride,
-                |_, _, _| {
-                    sampled += 1;
-                    true
-                },
-            )?;
-            let sampled_states = states.div_ceil(stride);
-            let estimate = sampled.saturating_mul(states) / sampled_states;
-            *budget = budget.saturating_sub(sampled);
-            if estimate > (*budget).min(limits.max_transitions) {
-                return None;
-            }
-        }
+        Some(Projection {
+            pattern: pattern.to_vec(),
+            sizes,
+            multipliers,
+            states,
+            operators,
+            goal,
+            by_value,
+            unindexed,
+            max_outcomes: limits.max_outcomes,
+        })
+    }
+
+    fn generator(&self) -> Generator {
+        Generator::new(
+            self.sizes.clone(),
+            self.multipliers.clone(),
+            self.max_outcomes,
+        )
+    }
+
+    /// The number of abstract transitions, estimated from a sample of
+    /// states (exact for small patterns); `None` if an operator has too
+    /// many outcomes.
+    pub fn estimate_transitions(&self) -> Option<usize> {
+        let stride = (self.states / SAMPLED_STATES).max(1);
+        let mut sampled = 0usize;
+        self.generator().for_each_transition(
+            &self.operators,
+            &self.by_value,
+            &self.unindexed,
+            stride,
+            |_, _, _| {
+                sampled += 1;
+                true
+            },
+        )?;
+        Some(sampled.saturating_mul(self.states) / self.states.div_ceil(stride))
+    }
+
+    /// Builds the database, or `None` if it has more than
+    /// `max_transitions` abstract transitions (each kept in 8 bytes while
+    /// it is built).
+    pub fn build(&self, max_transitions: usize) -> Option<PatternDatabase> {
+        let (states, sizes) = (self.states, &self.sizes);
+        let (operators, by_value, unindexed) = (&self.operators, &self.by_value, &self.unindexed);
+        let mut generator = self.generator();
         // Two passes over the transitions: count them per target, then
         // store each source under its target (predecessor lists for the
         // backward search), so that they are never held twice.
         let mut first = vec![0u32; states + 1];
         let mut transitions = 0usize;
-        generator.for_each_transition(&operators, &by_value, &unindexed, 1, |_, to, _| {
+        generator.for_each_transition(operators, by_value, unindexed, 1, |_, to, _| {
             first[to + 1] += 1;
             transitions += 1;
-            *budget = budget.saturating_sub(1);
-            *budget > 0 && transitions <= limits.max_transitions
+            transitions <= max_transitions
         })?;
         for s in 0..states {
             first[s + 1] += first[s];
@@ -190,14 +221,15 @@ impl PatternDatabase {
         let mut fill = first.clone();
         // Costs beyond u32 are stored as u32::MAX: a lower bound still.
         let mut predecessors = vec![(0u32, 0u32); transitions];
-        generator.for_each_transition(&operators, &by_value, &unindexed, 1, |from, to, cost| {
+        generator.for_each_transition(operators, by_value, unindexed, 1, |from, to, cost| {
             let cost = u32::try_from(cost).unwrap_or(u32::MAX);
             predecessors[fill[to] as usize] = (from as u32, cost);
             fill[to] += 1;
             true
         })?;
         drop(fill);
-
+        let goal = &self.goal;
+        let operators = &self.operators;
         let mut distances = vec![INFINITE; states];
         let mut goals = Vec::new();
         let mut values = vec![0u32; sizes.len()];
@@ -206,7 +238,7 @@ impl PatternDatabase {
                 *distance = 0;
                 goals.push(s as u32);
             }
-            advance(&mut values, &sizes);
+            advance(&mut values, sizes);
         }
         let zero_one = operators.iter().all(|op| op.cost <= 1);
         backward_distances(&first, &predecessors, goals, zero_one, &mut distances);
@@ -218,12 +250,14 @@ impl PatternDatabase {
             })
             .collect();
         Some(PatternDatabase {
-            pattern: pattern.to_vec(),
-            multipliers,
+            pattern: self.pattern.clone(),
+            multipliers: self.multipliers.clone(),
             distances,
         })
     }
+}
 
+impl PatternDatabase {
     /// The cost to the goal of the abstract state of a state whose
     /// variables have the values `values` (indexed by variable).
     #[inline]

@@ -276,6 +276,28 @@ fn never_above_the_optimum_on_random_tasks() {
 }
 
 #[test]
+fn two_threads_build_the_same_databases() {
+    let mut rng = Lcg(11);
+    for _ in 0..100 {
+        let task = random_task(&mut rng);
+        let one = PatternDatabases::with_threads(&task, CostType::Real, 1);
+        let two = PatternDatabases::with_threads(&task, CostType::Real, 2);
+        assert_eq!(
+            one.patterns().collect::<Vec<_>>(),
+            two.patterns().collect::<Vec<_>>()
+        );
+        let mut space = StateSpace::new(&task);
+        let state = space.initial_state();
+        let mut fluents = Vec::new();
+        let (mut one, mut two) = (one, two);
+        assert_eq!(
+            one.evaluate(space.view(&state, &mut fluents), None),
+            two.evaluate(space.view(&state, &mut fluents), None)
+        );
+    }
+}
+
+#[test]
 fn states_along_a_plan_are_never_overestimated() {
     // Every state of an optimal plan, against the cost left.
     let task = named_ring(8);
