@@ -183,3 +183,34 @@ pub fn diamond() -> Task {
     b.op_cost("e", &[0], &[3], &[], 10);
     b.build(&[0], &[3, 4])
 }
+
+/// A ring of `n` cells with a robot that must carry a ball from cell 0 to
+/// cell `n/2`: facts `(at robot ci)` = i, `(at ball ci)` = n + i,
+/// `(holding)` = 2n. Optimal: pick, n/2 moves, drop = n/2 + 2.
+pub fn ring(n: u32) -> Task {
+    let mut b = TaskBuilder::new(2 * n as usize + 1);
+    let holding = 2 * n;
+    for i in 0..n {
+        let j = (i + 1) % n;
+        b.op("right", &[i], &[j], &[i]);
+        b.op("left", &[j], &[i], &[j]);
+        b.op("pick", &[i, n + i], &[holding], &[n + i]);
+        b.op("drop", &[i, holding], &[n + i], &[holding]);
+    }
+    let mut task = b.build(&[0, n], &[n + n / 2]);
+    for i in 0..n {
+        let cell = format!("c{i}");
+        name_fact(&mut task, i, "at", &["robot", &cell]);
+        name_fact(&mut task, n + i, "at", &["ball", &cell]);
+    }
+    name_fact(&mut task, holding, "holding", &[]);
+    task
+}
+
+/// Names fact `f` `(predicate args…)` (the builder names facts `f0 f1 …`).
+pub fn name_fact(task: &mut Task, f: FactId, predicate: &str, args: &[&str]) {
+    task.facts[f as usize] = GroundAtom {
+        predicate: predicate.to_string(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+    };
+}

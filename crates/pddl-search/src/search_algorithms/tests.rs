@@ -6,7 +6,7 @@ use std::time::Duration;
 use pddl_ground::Task;
 use pddl_ground::task::{AssignOp, Comparison};
 
-use crate::testing::{TaskBuilder, diamond};
+use crate::testing::{TaskBuilder, diamond, ring};
 use crate::{
     Engine, HeuristicKind, NoObserver, Outcome, Plan, Progress, SearchObserver, SearchOptions,
     SearchResult,
@@ -66,22 +66,6 @@ fn all_configs() -> Vec<(Engine, HeuristicKind)> {
         }
     }
     v
-}
-
-/// A ring of `n` cells with a robot that must carry a ball from cell 0 to
-/// cell `n/2`: facts robot-at i (i), ball-at i (n + i), holding (2n).
-/// Optimal: pick, n/2 moves, drop = n/2 + 2.
-fn ring(n: u32) -> Task {
-    let mut b = TaskBuilder::new(2 * n as usize + 1);
-    let holding = 2 * n;
-    for i in 0..n {
-        let j = (i + 1) % n;
-        b.op("right", &[i], &[j], &[i]);
-        b.op("left", &[j], &[i], &[j]);
-        b.op("pick", &[i, n + i], &[holding], &[n + i]);
-        b.op("drop", &[i, holding], &[n + i], &[holding]);
-    }
-    b.build(&[0, n], &[n + n / 2])
 }
 
 #[test]

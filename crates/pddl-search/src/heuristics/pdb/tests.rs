@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use pddl_ground::Task;
-use pddl_ground::task::{Cost, GroundAtom};
+use pddl_ground::task::Cost;
 
 use super::PatternDatabases;
 use super::variables::Variables;
@@ -12,43 +12,12 @@ use crate::heuristics::tests::h_init;
 use crate::heuristics::{CostType, Heuristic};
 use crate::options::{Engine, HeuristicKind};
 use crate::successor::StateSpace;
-use crate::testing::TaskBuilder;
+use crate::testing::{TaskBuilder, name_fact, ring};
 use crate::{NoObserver, Outcome, SearchOptions, search};
-
-/// Names fact `f` `(predicate args…)`.
-fn name(task: &mut Task, f: u32, predicate: &str, args: &[&str]) {
-    task.facts[f as usize] = GroundAtom {
-        predicate: predicate.to_string(),
-        args: args.iter().map(|a| a.to_string()).collect(),
-    };
-}
-
-/// A ring of `n` cells, a robot and a ball to carry from cell 0 to cell
-/// `n/2`: facts (at robot ci) = i, (at ball ci) = n + i, (holding) = 2n.
-/// Optimal: pick, n/2 moves, drop = n/2 + 2.
-fn named_ring(n: u32) -> Task {
-    let mut b = TaskBuilder::new(2 * n as usize + 1);
-    let holding = 2 * n;
-    for i in 0..n {
-        let j = (i + 1) % n;
-        b.op("right", &[i], &[j], &[i]);
-        b.op("left", &[j], &[i], &[j]);
-        b.op("pick", &[i, n + i], &[holding], &[n + i]);
-        b.op("drop", &[i, holding], &[n + i], &[holding]);
-    }
-    let mut task = b.build(&[0, n], &[n + n / 2]);
-    for i in 0..n {
-        let cell = format!("c{i}");
-        name(&mut task, i, "at", &["robot", &cell]);
-        name(&mut task, n + i, "at", &["ball", &cell]);
-    }
-    name(&mut task, holding, "holding", &[]);
-    task
-}
 
 #[test]
 fn the_positions_of_one_object_are_one_variable() {
-    let task = named_ring(6);
+    let task = ring(6);
     let v = Variables::new(&task);
     // The robot's cells: every move deletes the cell it requires.
     let robot = v.var(0).expect("a variable");
@@ -65,7 +34,7 @@ fn the_positions_of_one_object_are_one_variable() {
 
 #[test]
 fn an_effect_that_adds_without_deleting_breaks_the_group() {
-    let mut task = named_ring(4);
+    let mut task = ring(4);
     // A teleport to c2 from anywhere, deleting nothing.
     let mut b = TaskBuilder::new(0);
     b.op("teleport", &[], &[2], &[]);
@@ -86,7 +55,7 @@ fn conditional_effects_keep_a_group_only_when_they_cannot_add_two() {
         b.cond(slide, second.0, second.1, second.2);
         let mut task = b.build(&[0, 4], &[2]);
         for c in 0..4 {
-            name(&mut task, c, "at", &["robot", &format!("c{c}")]);
+            name_fact(&mut task, c, "at", &["robot", &format!("c{c}")]);
         }
         Variables::new(&task)
     };
@@ -106,7 +75,7 @@ fn ring_value_is_the_optimum() {
     // position and the hand (the drop's precondition). Abstractly the ball
     // can be picked where the robot stands (its other cells are not in
     // the pattern): pick, five moves, drop = 7, the optimum.
-    let task = named_ring(10);
+    let task = ring(10);
     assert_eq!(h_init(&task, HeuristicKind::Pdb, CostType::Real).0, Some(7));
     let pdb = PatternDatabases::new(&task, CostType::Real);
     let patterns: Vec<Vec<&[u32]>> = pdb.patterns().collect();
@@ -127,10 +96,10 @@ fn additive_patterns_add_up() {
     }
     let mut task = b.build(&[0, 4], &[3, 6]);
     for i in 0..4 {
-        name(&mut task, i, "at", &["a", &format!("c{i}")]);
+        name_fact(&mut task, i, "at", &["a", &format!("c{i}")]);
     }
     for i in 4..7 {
-        name(&mut task, i, "at", &["b", &format!("c{i}")]);
+        name_fact(&mut task, i, "at", &["b", &format!("c{i}")]);
     }
     assert_eq!(h_init(&task, HeuristicKind::Pdb, CostType::Real).0, Some(5));
     // An operator that moves both at once (2 → 3 and 5 → 6) achieves both
@@ -222,7 +191,7 @@ fn random_task(rng: &mut Lcg) -> Task {
     let mut task = b.build(&init, &goal);
     for o in 0..2 {
         for p in 0..4 {
-            name(
+            name_fact(
                 &mut task,
                 position(o, p),
                 "at",
@@ -300,7 +269,7 @@ fn two_threads_build_the_same_databases() {
 #[test]
 fn states_along_a_plan_are_never_overestimated() {
     // Every state of an optimal plan, against the cost left.
-    let task = named_ring(8);
+    let task = ring(8);
     let options = SearchOptions {
         engine: Engine::AStar,
         heuristic: HeuristicKind::Blind,
