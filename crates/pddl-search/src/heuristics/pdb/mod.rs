@@ -43,20 +43,20 @@ use variables::Variables;
 
 /// Limits of each database built by [`PatternDatabases::new`].
 ///
-/// A pattern of 32 000 000 abstract transitions takes about 2 s to build
-/// (and 256 MB while it is built); on Puzznic, patterns larger than that
-/// (a kind of four or five tiles with all their `gone` facts) cost more
-/// time than they saved, while 062 needs two of about 20 000 000 each.
+/// 64 000 000 units of work (see [`Limits::max_work`]) take about 2 s;
+/// the transitions among them (fewer, 8 bytes each) are what the build
+/// holds in memory. On Puzznic, larger patterns (a kind of four or five
+/// tiles with all their `gone` facts) cost more time than they saved,
+/// while level 062 needs two of 41 and 56 million.
 pub const LIMITS: Limits = Limits {
     max_states: 4_000_000,
-    max_transitions: 32_000_000,
+    max_work: 64_000_000,
     max_outcomes: 1 << 12,
 };
-/// Abstract transitions generated for all databases together: bounds the
-/// time (about 40 ns each, twice) and memory (8 bytes each, for one
-/// database at a time) spent before the search starts. It is work, not
-/// time, so that the heuristic is the same on every run.
-pub const TRANSITION_BUDGET: usize = 64_000_000;
+/// Work of all databases together (about 4 s): bounds the time spent
+/// before the search starts. It is work, not time, so that the heuristic
+/// is the same on every run.
+pub const WORK_BUDGET: usize = 128_000_000;
 
 /// The pattern database heuristic.
 #[derive(Clone, Debug)]
@@ -86,8 +86,8 @@ impl PatternDatabases {
 
     /// Builds the databases on up to `threads` threads. Which patterns
     /// are built is decided first, on one thread, from their estimated
-    /// transitions (smaller patterns first, within [`TRANSITION_BUDGET`]
-    /// and [`Limits::max_transitions`] each), so the result is the same
+    /// work (smaller patterns first, within [`WORK_BUDGET`] and
+    /// [`Limits::max_work`] each), so the result is the same
     /// whatever the number of threads.
     pub fn with_threads(task: &Task, cost_type: CostType, threads: usize) -> Self {
         let variables = Variables::new(task);
@@ -96,14 +96,14 @@ impl PatternDatabases {
             |p: &Vec<u32>| -> usize { p.iter().map(|&v| variables.domain_size(v)).product() };
         patterns.sort_by_key(|p| states(p));
         let mut chosen = Vec::new();
-        let mut budget = TRANSITION_BUDGET;
+        let mut budget = WORK_BUDGET;
         for pattern in &patterns {
             let Some(projection) = Projection::new(task, &variables, pattern, cost_type, LIMITS)
             else {
                 continue;
             };
-            match projection.estimate_transitions() {
-                Some(n) if n <= LIMITS.max_transitions && n <= budget => {
+            match projection.estimate_work() {
+                Some(n) if n <= LIMITS.max_work && n <= budget => {
                     budget -= n;
                     chosen.push(projection);
                 }
@@ -188,7 +188,7 @@ impl Heuristic for PatternDatabases {
 
 /// Builds the chosen projections' databases in order, on up to `threads`
 /// threads (each takes the next unbuilt one); those that turn out larger
-/// than [`Limits::max_transitions`] are left out.
+/// than [`Limits::max_work`] are left out.
 fn build_all(chosen: &[Projection], threads: usize) -> Vec<PatternDatabase> {
     let next = AtomicUsize::new(0);
     let built: Vec<Mutex<Option<PatternDatabase>>> =
@@ -199,7 +199,7 @@ fn build_all(chosen: &[Projection], threads: usize) -> Vec<PatternDatabase> {
             let Some(projection) = chosen.get(i) else {
                 break;
             };
-            let db = projection.build(LIMITS.max_transitions);
+            let db = projection.build(LIMITS.max_work);
             *built[i].lock().unwrap_or_else(|e| e.into_inner()) = db;
         }
     };

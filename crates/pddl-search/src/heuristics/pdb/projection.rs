@@ -26,8 +26,10 @@ use crate::heuristics::relaxation::INFINITE;
 pub struct Limits {
     /// Abstract states.
     pub max_states: usize,
-    /// Abstract transitions.
-    pub max_transitions: usize,
+    /// Work of building one database: abstract states, operators looked
+    /// at in them, effects looked at and transitions found, each counting
+    /// one (about 20 ns), the same on every run.
+    pub max_work: usize,
     /// Successors of one abstract state under one operator.
     pub max_outcomes: usize,
 }
@@ -179,29 +181,26 @@ impl Projection {
         )
     }
 
-    /// The number of abstract transitions, estimated from a sample of
-    /// states (exact for small patterns); `None` if an operator has too
-    /// many outcomes.
-    pub fn estimate_transitions(&self) -> Option<usize> {
+    /// The work of building the database (see [`Limits::max_work`]),
+    /// estimated from a sample of states (exact for small patterns);
+    /// `None` if an operator has too many outcomes.
+    pub fn estimate_work(&self) -> Option<usize> {
         let stride = (self.states / SAMPLED_STATES).max(1);
-        let mut sampled = 0usize;
-        self.generator().for_each_transition(
+        let work = self.generator().for_each_transition(
             &self.operators,
             &self.by_value,
             &self.unindexed,
             stride,
-            |_, _, _| {
-                sampled += 1;
-                true
-            },
+            usize::MAX,
+            |_, _, _| {},
         )?;
-        Some(sampled.saturating_mul(self.states) / self.states.div_ceil(stride))
+        Some(work.saturating_mul(self.states) / self.states.div_ceil(stride))
     }
 
-    /// Builds the database, or `None` if it has more than
-    /// `max_transitions` abstract transitions (each kept in 8 bytes while
-    /// it is built).
-    pub fn build(&self, max_transitions: usize) -> Option<PatternDatabase> {
+    /// Builds the database, or `None` if that takes more than `max_work`
+    /// (its transitions, fewer, are kept in 8 bytes each while it is
+    /// built).
+    pub fn build(&self, max_work: usize) -> Option<PatternDatabase> {
         let (states, sizes) = (self.states, &self.sizes);
         let (operators, by_value, unindexed) = (&self.operators, &self.by_value, &self.unindexed);
         let mut generator = self.generator();
@@ -210,23 +209,35 @@ impl Projection {
         // backward search), so that they are never held twice.
         let mut first = vec![0u32; states + 1];
         let mut transitions = 0usize;
-        generator.for_each_transition(operators, by_value, unindexed, 1, |_, to, _| {
-            first[to + 1] += 1;
-            transitions += 1;
-            transitions <= max_transitions
-        })?;
+        generator.for_each_transition(
+            operators,
+            by_value,
+            unindexed,
+            1,
+            max_work,
+            |_, to, _| {
+                first[to + 1] += 1;
+                transitions += 1;
+            },
+        )?;
         for s in 0..states {
             first[s + 1] += first[s];
         }
         let mut fill = first.clone();
         // Costs beyond u32 are stored as u32::MAX: a lower bound still.
         let mut predecessors = vec![(0u32, 0u32); transitions];
-        generator.for_each_transition(operators, by_value, unindexed, 1, |from, to, cost| {
-            let cost = u32::try_from(cost).unwrap_or(u32::MAX);
-            predecessors[fill[to] as usize] = (from as u32, cost);
-            fill[to] += 1;
-            true
-        })?;
+        generator.for_each_transition(
+            operators,
+            by_value,
+            unindexed,
+            1,
+            usize::MAX,
+            |from, to, cost| {
+                let cost = u32::try_from(cost).unwrap_or(u32::MAX);
+                predecessors[fill[to] as usize] = (from as u32, cost);
+                fill[to] += 1;
+            },
+        )?;
         drop(fill);
         let goal = &self.goal;
         let operators = &self.operators;
@@ -494,6 +505,8 @@ struct Generator {
     choice: Vec<usize>,
     /// Touched positions with more than one option.
     varying: Vec<usize>,
+    /// Work done so far in the current enumeration.
+    work: usize,
 }
 
 impl Generator {
@@ -510,24 +523,31 @@ impl Generator {
             options: vec![Vec::new(); n],
             choice: vec![0; n],
             varying: Vec::new(),
+            work: 0,
         }
     }
 
     /// Calls `found(from, to, cost)` for every transition between distinct
-    /// abstract states (from every `stride`-th state) until it returns
-    /// `false`; `None` if it did, or if an operator has more than
-    /// `max_outcomes` successors somewhere.
+    /// abstract states (from every `stride`-th state); returns the work
+    /// done (see [`Limits::max_work`]), or `None` once it passes
+    /// `max_work` or an operator has more than `max_outcomes` successors.
     fn for_each_transition(
         &mut self,
         operators: &[AbstractOperator],
         by_value: &[Vec<Vec<u32>>],
         unindexed: &[u32],
         stride: usize,
-        mut found: impl FnMut(usize, usize, Cost) -> bool,
-    ) -> Option<()> {
+        max_work: usize,
+        mut found: impl FnMut(usize, usize, Cost),
+    ) -> Option<usize> {
         let states: usize = self.sizes.iter().product();
         let mut values = vec![0u32; self.sizes.len()];
+        self.work = 0;
         for from in (0..states).step_by(stride) {
+            self.work += 1;
+            if self.work > max_work {
+                return None;
+            }
             if stride > 1 {
                 let mut rest = from;
                 for (v, &size) in values.iter_mut().zip(&self.sizes) {
@@ -542,6 +562,7 @@ impl Generator {
                     .flat_map(|(i, &v)| &by_value[i][v as usize]),
             );
             for &o in candidates {
+                self.work += 1;
                 let op = &operators[o as usize];
                 if !op.precondition.iter().all(|&(i, l)| l.holds(values[i])) {
                     continue;
@@ -564,20 +585,25 @@ impl Generator {
                         to = to - old as usize * self.multipliers[i]
                             + new as usize * self.multipliers[i];
                     }
-                    if to != from && !found(from, to, op.cost) {
-                        return None;
+                    if to != from {
+                        self.work += 1;
+                        found(from, to, op.cost);
                     }
                     continue;
                 }
-                let mut go_on = true;
-                self.outcomes(op, &values, from, |to| go_on &= found(from, to, op.cost))?;
-                if !go_on {
-                    return None;
-                }
+                let mut transitions = 0;
+                self.outcomes(op, &values, from, |to| {
+                    transitions += 1;
+                    found(from, to, op.cost);
+                })?;
+                self.work += transitions;
+            }
+            if self.work > max_work {
+                return None;
             }
             advance(&mut values, &self.sizes);
         }
-        Some(())
+        Some(self.work)
     }
 
     /// Calls `found` with every successor of `values` (index `index`)
@@ -611,6 +637,7 @@ impl Generator {
             )
             .chain(all.filter(|_| op.effects_by_value.is_none()));
         for k in candidates {
+            self.work += 1;
             let e = &op.effects[k as usize];
             if !e.condition.iter().all(|&(i, l)| l.holds(values[i])) {
                 continue;
