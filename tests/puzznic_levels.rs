@@ -390,7 +390,7 @@ fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
     let mut space = StateSpace::new(&task);
     let state = space.initial_state();
     let mut fluents = Vec::new();
-    let mut two = create_with_threads(HeuristicKind::Pdb, &task, CostType::Real, 2);
+    let mut two = create_with_threads(HeuristicKind::Pdb, &task, CostType::Real, 2, &|| false);
     assert_eq!(
         two.evaluate(space.view(&state, &mut fluents), None),
         Some(20)

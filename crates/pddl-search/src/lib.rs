@@ -355,8 +355,14 @@ pub(crate) fn run_engine(
             } else {
                 1
             };
-            let mut h =
-                heuristics::create_with_threads(options.heuristic, task, CostType::Real, threads);
+            let stop = monitor.stop_check();
+            let mut h = heuristics::create_with_threads(
+                options.heuristic,
+                task,
+                CostType::Real,
+                threads,
+                &stop,
+            );
             // NaN and weights below 1 mean plain A*.
             let weight = match options.engine {
                 Engine::WeightedAStar if options.weight > 1.0 => options.weight,

@@ -95,18 +95,20 @@ pub trait Heuristic {
 
 /// Creates a heuristic for a task, seeing operator costs through `cost_type`.
 pub fn create(kind: HeuristicKind, task: &Task, cost_type: CostType) -> Box<dyn Heuristic + '_> {
-    create_with_threads(kind, task, cost_type, 1)
+    create_with_threads(kind, task, cost_type, 1, &|| false)
 }
 
 /// [`create`], allowed `threads` threads to build what the heuristic
-/// precomputes (pattern databases); the heuristic is the same for any
-/// number.
-pub fn create_with_threads(
+/// precomputes (pattern databases; the same for any number), which ends
+/// early, with less, once `stop` says so (the time limit or cancellation:
+/// the search then stops at once anyway).
+pub fn create_with_threads<'t>(
     kind: HeuristicKind,
-    task: &Task,
+    task: &'t Task,
     cost_type: CostType,
     threads: usize,
-) -> Box<dyn Heuristic + '_> {
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Box<dyn Heuristic + 't> {
     match kind {
         HeuristicKind::Blind => Box::new(blind::Blind::new(task, cost_type)),
         HeuristicKind::GoalCount => Box::new(goal_count::GoalCount::new(task)),
@@ -115,7 +117,7 @@ pub fn create_with_threads(
         HeuristicKind::HFF => Box::new(hff::HFF::new(task, cost_type)),
         HeuristicKind::LmCut => Box::new(lmcut::LmCut::new(task, cost_type)),
         HeuristicKind::Pdb => Box::new(pdb::PatternDatabases::with_threads(
-            task, cost_type, threads,
+            task, cost_type, threads, stop,
         )),
         // Counts landmarks (unit costs) whatever the cost type.
         HeuristicKind::LmCount => Box::new(landmarks::lm_count::LmCount::new(task)),

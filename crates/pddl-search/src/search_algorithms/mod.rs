@@ -387,6 +387,14 @@ impl<'a> Monitor<'a> {
         self.time_limit.map(|t| self.start + t)
     }
 
+    /// A check that says whether the search should stop now (cancelled
+    /// or past the deadline), for work done before the search proper, such
+    /// as building a heuristic's tables.
+    pub fn stop_check(&self) -> impl Fn() -> bool + Sync + 'a {
+        let (cancel, deadline) = (self.cancel, self.deadline());
+        move || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// Whether the caller's cancellation flag is raised.
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)

@@ -81,15 +81,21 @@ struct Tables {
 impl PatternDatabases {
     /// Builds the databases for a task under a cost type, on one thread.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
-        Self::with_threads(task, cost_type, 1)
+        Self::with_threads(task, cost_type, 1, &|| false)
     }
 
     /// Builds the databases on up to `threads` threads. Which patterns
     /// are built is decided first, on one thread, from their estimated
     /// work (smaller patterns first, within [`WORK_BUDGET`] and
     /// [`Limits::max_work`] each), so the result is the same
-    /// whatever the number of threads.
-    pub fn with_threads(task: &Task, cost_type: CostType, threads: usize) -> Self {
+    /// whatever the number of threads. Once `stop` returns true, the
+    /// databases not built yet are left out.
+    pub fn with_threads(
+        task: &Task,
+        cost_type: CostType,
+        threads: usize,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Self {
         let variables = Variables::new(task);
         let mut patterns = select_patterns(task, &variables, LIMITS.max_states);
         let states =
@@ -110,7 +116,7 @@ impl PatternDatabases {
                 _ => {}
             }
         }
-        let databases = build_all(&chosen, threads.max(1));
+        let databases = build_all(&chosen, threads.max(1), stop);
         let additive_sets = additive_sets(task, &variables, &databases, cost_type);
         let mut used: Vec<u32> = databases
             .iter()
@@ -189,7 +195,11 @@ impl Heuristic for PatternDatabases {
 /// Builds the chosen projections' databases in order, on up to `threads`
 /// threads (each takes the next unbuilt one); those that turn out larger
 /// than [`Limits::max_work`] are left out.
-fn build_all(chosen: &[Projection], threads: usize) -> Vec<PatternDatabase> {
+fn build_all(
+    chosen: &[Projection],
+    threads: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Vec<PatternDatabase> {
     let next = AtomicUsize::new(0);
     let built: Vec<Mutex<Option<PatternDatabase>>> =
         chosen.iter().map(|_| Mutex::new(None)).collect();
@@ -199,7 +209,7 @@ fn build_all(chosen: &[Projection], threads: usize) -> Vec<PatternDatabase> {
             let Some(projection) = chosen.get(i) else {
                 break;
             };
-            let db = projection.build(LIMITS.max_work);
+            let db = projection.build(LIMITS.max_work, stop);
             *built[i].lock().unwrap_or_else(|e| e.into_inner()) = db;
         }
     };

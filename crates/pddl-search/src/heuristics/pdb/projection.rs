@@ -99,6 +99,9 @@ struct Change {
 /// States whose transitions are counted to estimate a pattern's.
 const SAMPLED_STATES: usize = 4096;
 
+/// States between two looks at the stop check.
+const STOP_CHECK_STATES: usize = 4096;
+
 /// Operators with more effects than this index them by value.
 const INDEXED_EFFECTS: usize = 8;
 
@@ -192,6 +195,7 @@ impl Projection {
             &self.unindexed,
             stride,
             usize::MAX,
+            &|| false,
             |_, _, _| {},
         )?;
         Some(work.saturating_mul(self.states) / self.states.div_ceil(stride))
@@ -199,8 +203,8 @@ impl Projection {
 
     /// Builds the database, or `None` if that takes more than `max_work`
     /// (its transitions, fewer, are kept in 8 bytes each while it is
-    /// built).
-    pub fn build(&self, max_work: usize) -> Option<PatternDatabase> {
+    /// built) or `stop` says to stop (asked every few thousand states).
+    pub fn build(&self, max_work: usize, stop: &dyn Fn() -> bool) -> Option<PatternDatabase> {
         let (states, sizes) = (self.states, &self.sizes);
         let (operators, by_value, unindexed) = (&self.operators, &self.by_value, &self.unindexed);
         let mut generator = self.generator();
@@ -215,6 +219,7 @@ impl Projection {
             unindexed,
             1,
             max_work,
+            stop,
             |_, to, _| {
                 first[to + 1] += 1;
                 transitions += 1;
@@ -232,6 +237,7 @@ impl Projection {
             unindexed,
             1,
             usize::MAX,
+            stop,
             |from, to, cost| {
                 let cost = u32::try_from(cost).unwrap_or(u32::MAX);
                 predecessors[fill[to] as usize] = (from as u32, cost);
@@ -530,7 +536,9 @@ impl Generator {
     /// Calls `found(from, to, cost)` for every transition between distinct
     /// abstract states (from every `stride`-th state); returns the work
     /// done (see [`Limits::max_work`]), or `None` once it passes
-    /// `max_work` or an operator has more than `max_outcomes` successors.
+    /// `max_work`, `stop` says so, or an operator has more than
+    /// `max_outcomes` successors.
+    #[allow(clippy::too_many_arguments)]
     fn for_each_transition(
         &mut self,
         operators: &[AbstractOperator],
@@ -538,6 +546,7 @@ impl Generator {
         unindexed: &[u32],
         stride: usize,
         max_work: usize,
+        stop: &dyn Fn() -> bool,
         mut found: impl FnMut(usize, usize, Cost),
     ) -> Option<usize> {
         let states: usize = self.sizes.iter().product();
@@ -545,7 +554,7 @@ impl Generator {
         self.work = 0;
         for from in (0..states).step_by(stride) {
             self.work += 1;
-            if self.work > max_work {
+            if self.work > max_work || (from % STOP_CHECK_STATES == 0 && stop()) {
                 return None;
             }
             if stride > 1 {

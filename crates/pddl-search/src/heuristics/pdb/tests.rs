@@ -249,8 +249,8 @@ fn two_threads_build_the_same_databases() {
     let mut rng = Lcg(11);
     for _ in 0..100 {
         let task = random_task(&mut rng);
-        let one = PatternDatabases::with_threads(&task, CostType::Real, 1);
-        let two = PatternDatabases::with_threads(&task, CostType::Real, 2);
+        let one = PatternDatabases::with_threads(&task, CostType::Real, 1, &|| false);
+        let two = PatternDatabases::with_threads(&task, CostType::Real, 2, &|| false);
         assert_eq!(
             one.patterns().collect::<Vec<_>>(),
             two.patterns().collect::<Vec<_>>()
@@ -264,6 +264,22 @@ fn two_threads_build_the_same_databases() {
             two.evaluate(space.view(&state, &mut fluents), None)
         );
     }
+}
+
+#[test]
+fn a_stop_request_leaves_the_databases_out() {
+    // Asked to stop at once (time limit, Ctrl-C): nothing is built, and
+    // the estimate is a trivial lower bound.
+    let task = ring(10);
+    let mut stopped = PatternDatabases::with_threads(&task, CostType::Real, 2, &|| true);
+    assert_eq!(stopped.patterns().count(), 0);
+    let mut space = StateSpace::new(&task);
+    let state = space.initial_state();
+    let mut fluents = Vec::new();
+    assert_eq!(
+        stopped.evaluate(space.view(&state, &mut fluents), None),
+        Some(0)
+    );
 }
 
 #[test]
