@@ -5,7 +5,7 @@
 
 use pddl_syntax::SourceFile;
 use planner::puzznic::{self, BfsLimits, BfsOutcome, Level, LevelPlan, Rules};
-use planner::search::heuristics::{CostType, create, create_with_threads};
+use planner::search::heuristics::{BuildResources, CostType, create, create_with};
 use planner::search::successor::StateSpace;
 use planner::search::{HeuristicKind, NoObserver, Outcome, SearchOptions, SearchResult};
 use std::path::{Path, PathBuf};
@@ -390,7 +390,11 @@ fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
     let mut space = StateSpace::new(&task);
     let state = space.initial_state();
     let mut fluents = Vec::new();
-    let mut two = create_with_threads(HeuristicKind::Pdb, &task, CostType::Real, 2, &|| false);
+    let two_threads = BuildResources {
+        threads: 2,
+        ..BuildResources::UNLIMITED
+    };
+    let mut two = create_with(HeuristicKind::Pdb, &task, CostType::Real, two_threads);
     assert_eq!(
         two.evaluate(space.view(&state, &mut fluents), None),
         Some(20)

@@ -356,13 +356,12 @@ pub(crate) fn run_engine(
                 1
             };
             let stop = monitor.stop_check();
-            let mut h = heuristics::create_with_threads(
-                options.heuristic,
-                task,
-                CostType::Real,
+            let resources = heuristics::BuildResources {
                 threads,
-                &stop,
-            );
+                max_bytes: options.memory_limit_bytes,
+                stop: &stop,
+            };
+            let mut h = heuristics::create_with(options.heuristic, task, CostType::Real, resources);
             // NaN and weights below 1 mean plain A*.
             let weight = match options.engine {
                 Engine::WeightedAStar if options.weight > 1.0 => options.weight,

@@ -93,21 +93,40 @@ pub trait Heuristic {
     }
 }
 
-/// Creates a heuristic for a task, seeing operator costs through `cost_type`.
-pub fn create(kind: HeuristicKind, task: &Task, cost_type: CostType) -> Box<dyn Heuristic + '_> {
-    create_with_threads(kind, task, cost_type, 1, &|| false)
+/// What building a heuristic's tables (pattern databases) may use; the
+/// tables are the same for any number of threads.
+#[derive(Clone, Copy)]
+pub struct BuildResources<'a> {
+    /// Threads to build on.
+    pub threads: usize,
+    /// Bytes the build may hold at once (the search's memory limit);
+    /// tables that would need more are left out.
+    pub max_bytes: Option<u64>,
+    /// Says when to stop building (time limit, cancellation), leaving out
+    /// what is not built yet: the search then stops at once anyway.
+    pub stop: &'a (dyn Fn() -> bool + Sync),
 }
 
-/// [`create`], allowed `threads` threads to build what the heuristic
-/// precomputes (pattern databases; the same for any number), which ends
-/// early, with less, once `stop` says so (the time limit or cancellation:
-/// the search then stops at once anyway).
-pub fn create_with_threads<'t>(
+impl BuildResources<'_> {
+    /// One thread, no limits.
+    pub const UNLIMITED: BuildResources<'static> = BuildResources {
+        threads: 1,
+        max_bytes: None,
+        stop: &|| false,
+    };
+}
+
+/// Creates a heuristic for a task, seeing operator costs through `cost_type`.
+pub fn create(kind: HeuristicKind, task: &Task, cost_type: CostType) -> Box<dyn Heuristic + '_> {
+    create_with(kind, task, cost_type, BuildResources::UNLIMITED)
+}
+
+/// [`create`], building the heuristic's tables with `resources`.
+pub fn create_with<'t>(
     kind: HeuristicKind,
     task: &'t Task,
     cost_type: CostType,
-    threads: usize,
-    stop: &(dyn Fn() -> bool + Sync),
+    resources: BuildResources<'_>,
 ) -> Box<dyn Heuristic + 't> {
     match kind {
         HeuristicKind::Blind => Box::new(blind::Blind::new(task, cost_type)),
@@ -116,8 +135,8 @@ pub fn create_with_threads<'t>(
         HeuristicKind::HAdd => Box::new(hadd::HAdd::new(task, cost_type)),
         HeuristicKind::HFF => Box::new(hff::HFF::new(task, cost_type)),
         HeuristicKind::LmCut => Box::new(lmcut::LmCut::new(task, cost_type)),
-        HeuristicKind::Pdb => Box::new(pdb::PatternDatabases::with_threads(
-            task, cost_type, threads, stop,
+        HeuristicKind::Pdb => Box::new(pdb::PatternDatabases::with_resources(
+            task, cost_type, resources,
         )),
         // Counts landmarks (unit costs) whatever the cost type.
         HeuristicKind::LmCount => Box::new(landmarks::lm_count::LmCount::new(task)),

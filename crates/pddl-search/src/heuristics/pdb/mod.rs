@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex};
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, FactId, OperatorId};
 
-use super::{CostType, Heuristic};
+use super::{BuildResources, CostType, Heuristic};
 use crate::heuristics::relaxation::INFINITE;
 use crate::state::StateView;
 pub use projection::{Limits, PatternDatabase, Projection};
@@ -81,21 +81,18 @@ struct Tables {
 impl PatternDatabases {
     /// Builds the databases for a task under a cost type, on one thread.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
-        Self::with_threads(task, cost_type, 1, &|| false)
+        Self::with_resources(task, cost_type, BuildResources::UNLIMITED)
     }
 
-    /// Builds the databases on up to `threads` threads. Which patterns
+    /// Builds the databases with `resources` (threads, memory, a stop
+    /// check). Which patterns
     /// are built is decided first, on one thread, from their estimated
     /// work (smaller patterns first, within [`WORK_BUDGET`] and
     /// [`Limits::max_work`] each), so the result is the same
-    /// whatever the number of threads. Once `stop` returns true, the
-    /// databases not built yet are left out.
-    pub fn with_threads(
-        task: &Task,
-        cost_type: CostType,
-        threads: usize,
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> Self {
+    /// whatever the number of threads. A database whose build would hold
+    /// more than `resources.max_bytes` is left out, and so are those not
+    /// built yet once `resources.stop` says to stop.
+    pub fn with_resources(task: &Task, cost_type: CostType, resources: BuildResources<'_>) -> Self {
         let variables = Variables::new(task);
         let mut patterns = select_patterns(task, &variables, LIMITS.max_states);
         let states =
@@ -116,7 +113,7 @@ impl PatternDatabases {
                 _ => {}
             }
         }
-        let databases = build_all(&chosen, threads.max(1), stop);
+        let databases = build_all(&chosen, resources);
         let additive_sets = additive_sets(task, &variables, &databases, cost_type);
         let mut used: Vec<u32> = databases
             .iter()
@@ -195,11 +192,8 @@ impl Heuristic for PatternDatabases {
 /// Builds the chosen projections' databases in order, on up to `threads`
 /// threads (each takes the next unbuilt one); those that turn out larger
 /// than [`Limits::max_work`] are left out.
-fn build_all(
-    chosen: &[Projection],
-    threads: usize,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Vec<PatternDatabase> {
+fn build_all(chosen: &[Projection], resources: BuildResources<'_>) -> Vec<PatternDatabase> {
+    let stop = resources.stop;
     let next = AtomicUsize::new(0);
     let built: Vec<Mutex<Option<PatternDatabase>>> =
         chosen.iter().map(|_| Mutex::new(None)).collect();
@@ -209,12 +203,12 @@ fn build_all(
             let Some(projection) = chosen.get(i) else {
                 break;
             };
-            let db = projection.build(LIMITS.max_work, stop);
+            let db = projection.build(LIMITS.max_work, resources.max_bytes, stop);
             *built[i].lock().unwrap_or_else(|e| e.into_inner()) = db;
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..threads.min(chosen.len()) {
+        for _ in 1..resources.threads.min(chosen.len()) {
             scope.spawn(work);
         }
         work();

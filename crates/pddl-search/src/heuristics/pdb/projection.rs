@@ -201,10 +201,20 @@ impl Projection {
         Some(work.saturating_mul(self.states) / self.states.div_ceil(stride))
     }
 
-    /// Builds the database, or `None` if that takes more than `max_work`
-    /// (its transitions, fewer, are kept in 8 bytes each while it is
-    /// built) or `stop` says to stop (asked every few thousand states).
-    pub fn build(&self, max_work: usize, stop: &dyn Fn() -> bool) -> Option<PatternDatabase> {
+    /// Builds the database, or `None` if that takes more than `max_work`,
+    /// would hold more than `max_bytes` at once (its transitions, 8 bytes
+    /// each, and 12 bytes per abstract state), or `stop` says to stop
+    /// (asked every few thousand states).
+    pub fn build(
+        &self,
+        max_work: usize,
+        max_bytes: Option<u64>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<PatternDatabase> {
+        let state_bytes = self.states as u64 * 12;
+        if max_bytes.is_some_and(|m| state_bytes > m) {
+            return None;
+        }
         let (states, sizes) = (self.states, &self.sizes);
         let (operators, by_value, unindexed) = (&self.operators, &self.by_value, &self.unindexed);
         let mut generator = self.generator();
@@ -225,6 +235,9 @@ impl Projection {
                 transitions += 1;
             },
         )?;
+        if max_bytes.is_some_and(|m| state_bytes + transitions as u64 * 8 > m) {
+            return None;
+        }
         for s in 0..states {
             first[s + 1] += first[s];
         }

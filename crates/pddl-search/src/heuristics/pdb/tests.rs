@@ -9,7 +9,7 @@ use pddl_ground::task::Cost;
 use super::PatternDatabases;
 use super::variables::Variables;
 use crate::heuristics::tests::h_init;
-use crate::heuristics::{CostType, Heuristic};
+use crate::heuristics::{BuildResources, CostType, Heuristic};
 use crate::options::{Engine, HeuristicKind};
 use crate::successor::StateSpace;
 use crate::testing::{TaskBuilder, name_fact, ring};
@@ -249,8 +249,15 @@ fn two_threads_build_the_same_databases() {
     let mut rng = Lcg(11);
     for _ in 0..100 {
         let task = random_task(&mut rng);
-        let one = PatternDatabases::with_threads(&task, CostType::Real, 1, &|| false);
-        let two = PatternDatabases::with_threads(&task, CostType::Real, 2, &|| false);
+        let one = PatternDatabases::new(&task, CostType::Real);
+        let two = PatternDatabases::with_resources(
+            &task,
+            CostType::Real,
+            BuildResources {
+                threads: 2,
+                ..BuildResources::UNLIMITED
+            },
+        );
         assert_eq!(
             one.patterns().collect::<Vec<_>>(),
             two.patterns().collect::<Vec<_>>()
@@ -271,8 +278,25 @@ fn a_stop_request_leaves_the_databases_out() {
     // Asked to stop at once (time limit, Ctrl-C): nothing is built, and
     // the estimate is a trivial lower bound.
     let task = ring(10);
-    let mut stopped = PatternDatabases::with_threads(&task, CostType::Real, 2, &|| true);
+    let stop_now = BuildResources {
+        stop: &|| true,
+        ..BuildResources::UNLIMITED
+    };
+    let mut stopped = PatternDatabases::with_resources(&task, CostType::Real, stop_now);
     assert_eq!(stopped.patterns().count(), 0);
+    // Too little memory for the one database: left out too.
+    let no_memory = BuildResources {
+        max_bytes: Some(100),
+        ..BuildResources::UNLIMITED
+    };
+    let without = PatternDatabases::with_resources(&task, CostType::Real, no_memory);
+    assert_eq!(without.patterns().count(), 0);
+    assert_eq!(
+        PatternDatabases::new(&task, CostType::Real)
+            .patterns()
+            .count(),
+        1
+    );
     let mut space = StateSpace::new(&task);
     let state = space.initial_state();
     let mut fluents = Vec::new();
