@@ -7,9 +7,12 @@
 //! - h_FF on a 20-block blocks-world task: evaluations on the states of a
 //!   greedy search, target ≥ 50 000 evaluations/s, and the default lazy
 //!   greedy search end to end;
-//! - `plan puzznic solve --optimal`'s A* with h_max on Game Boy level 040
-//!   from `../shared/puzznic/gameboy` (skipped without it), on one thread
-//!   and with parallel evaluation on two (same expansions).
+//! - A* with h_max on Game Boy level 040 from `../shared/puzznic/gameboy`
+//!   (skipped without it), on one thread and with parallel evaluation on
+//!   two (same expansions);
+//! - `plan puzznic solve --optimal`'s A* with pattern databases on Game Boy
+//!   level 059, building and evaluating on one thread and on two (same
+//!   expansions).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -220,26 +223,42 @@ fn bench_hff_blocks(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_puzznic_threads(c: &mut Criterion) {
-    let level_path = Path::new(concat!(
+/// The ground task of a shared Game Boy level, `None` without `../shared`.
+fn puzznic_task(level: &str) -> Option<Task> {
+    let dir = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzznic/gameboy/040.txt"
+        "/../shared/puzznic/gameboy"
     ));
+    let level_path = dir.join(format!("{level}.txt"));
     if !level_path.exists() {
-        eprintln!("skipped astar-hmax-puzznic040: ../shared/puzznic is absent");
-        return;
+        eprintln!("skipped Puzznic level {level}: ../shared/puzznic is absent");
+        return None;
     }
-    let level = planner::puzznic::read_level(level_path, None).expect("level 040 reads");
-    let problem = planner::puzznic::problem_pddl(&level, "puzznic-040");
+    let level_data = planner::puzznic::read_level(&level_path, None).expect("the level reads");
+    let problem = planner::puzznic::problem_pddl(&level_data, &format!("puzznic-{level}"));
     let domain = include_str!("../domains/puzznic/domain.pddl");
-    let task = ground_text(domain, &problem);
-    let mut group = c.benchmark_group("astar-hmax-puzznic040");
+    Some(ground_text(domain, &problem))
+}
+
+/// A* on a Puzznic level on one thread and on two: the same search, of
+/// cost `optimum`, measured both ways.
+fn bench_puzznic(
+    c: &mut Criterion,
+    group: &str,
+    level: &str,
+    options: SearchOptions,
+    optimum: u64,
+) {
+    let Some(task) = puzznic_task(level) else {
+        return;
+    };
+    let mut group = c.benchmark_group(group);
     group.sample_size(10);
     let mut expanded = Vec::new();
     for threads in [1, 2] {
-        let options = planner::puzznic::optimal_options().with_threads(threads);
+        let options = options.clone().with_threads(threads);
         let probe = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
-        assert_eq!(probe.plan.as_ref().map(|p| p.cost), Some(10));
+        assert_eq!(probe.plan.as_ref().map(|p| p.cost), Some(optimum));
         expanded.push(probe.statistics.expanded);
         bench_search(&mut group, &format!("threads-{threads}"), &task, &options);
     }
@@ -247,10 +266,25 @@ fn bench_puzznic_threads(c: &mut Criterion) {
     group.finish();
 }
 
+fn bench_puzznic_hmax(c: &mut Criterion) {
+    let options = SearchOptions {
+        heuristic: HeuristicKind::HMax,
+        ..SearchOptions::optimal_default()
+    };
+    bench_puzznic(c, "astar-hmax-puzznic040", "040", options, 10);
+}
+
+fn bench_puzznic_pdb(c: &mut Criterion) {
+    let options = planner::puzznic::optimal_options();
+    assert_eq!(options.heuristic, HeuristicKind::Pdb);
+    bench_puzznic(c, "astar-pdb-puzznic059", "059", options, 23);
+}
+
 criterion_group!(
     benches,
     bench_blind_astar,
     bench_hff_blocks,
-    bench_puzznic_threads
+    bench_puzznic_hmax,
+    bench_puzznic_pdb
 );
 criterion_main!(benches);
