@@ -32,8 +32,9 @@ pub mod variables;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use hashbrown::HashMap;
 use pddl_ground::Task;
-use pddl_ground::task::{Cost, FactId, OperatorId};
+use pddl_ground::task::{Conjunction, Cost, FactId, OperatorId};
 
 use super::{BuildResources, CostType, Heuristic};
 use crate::heuristics::relaxation::INFINITE;
@@ -57,6 +58,11 @@ pub const LIMITS: Limits = Limits {
 /// before the search starts. It is work, not time, so that the heuristic
 /// is the same on every run.
 pub const WORK_BUDGET: usize = 128_000_000;
+
+/// Patterns kept (the smallest): bounds the work of choosing them and of
+/// finding the additive sets (e.g. visitall's thousands of goals, each
+/// with the robot's position).
+const MAX_PATTERNS: usize = 128;
 
 /// The pattern database heuristic.
 #[derive(Clone, Debug)]
@@ -94,23 +100,27 @@ impl PatternDatabases {
     /// built yet once `resources.stop` says to stop.
     pub fn with_resources(task: &Task, cost_type: CostType, resources: BuildResources<'_>) -> Self {
         let variables = Variables::new(task);
-        let mut patterns = select_patterns(task, &variables, LIMITS.max_states);
-        let states =
-            |p: &Vec<u32>| -> usize { p.iter().map(|&v| variables.domain_size(v)).product() };
-        patterns.sort_by_key(|p| states(p));
+        // Smallest first (select_patterns sorts them so).
+        let patterns = select_patterns(task, &variables, LIMITS.max_states);
         let mut chosen = Vec::new();
         let mut budget = WORK_BUDGET;
         for pattern in &patterns {
+            // Projecting looks at every operator; sampling costs its work.
+            budget = budget.saturating_sub(task.operators.len());
+            if budget == 0 || (resources.stop)() {
+                break;
+            }
             let Some(projection) = Projection::new(task, &variables, pattern, cost_type, LIMITS)
             else {
                 continue;
             };
             match projection.estimate_work() {
-                Some(n) if n <= LIMITS.max_work && n <= budget => {
-                    budget -= n;
+                Some((sampled, n)) if n <= LIMITS.max_work && n + sampled <= budget => {
+                    budget -= n + sampled;
                     chosen.push(projection);
                 }
-                _ => {}
+                Some((sampled, _)) => budget = budget.saturating_sub(sampled),
+                None => {}
             }
         }
         let databases = build_all(&chosen, resources);
@@ -237,29 +247,47 @@ fn select_patterns(task: &Task, variables: &Variables, max_states: usize) -> Vec
         .copied()
         .filter(|&g| variables.var(g).is_some())
         .collect();
-    let mut patterns: Vec<Vec<u32>> = Vec::new();
+    // Variables the achievers of each goal are conditioned on, in one
+    // pass over the operators.
+    let mut goal_index: HashMap<FactId, usize> = HashMap::new();
     for &g in &goals {
-        let goal_var = variables.var(g).expect("filtered above");
-        let mut related: Vec<u32> = Vec::new();
-        let mut note = |facts: &[FactId]| {
-            for v in facts.iter().filter_map(|&f| variables.var(f)) {
-                if v != goal_var && !related.contains(&v) {
-                    related.push(v);
-                }
-            }
-        };
-        for op in &task.operators {
-            if op.add.contains(&g) {
-                note(&op.precondition.pos);
-                note(&op.precondition.neg);
-            }
-            for e in op.conditional.iter().filter(|e| e.add.contains(&g)) {
-                note(&e.condition.pos);
-                note(&e.condition.neg);
+        let next = goal_index.len();
+        goal_index.entry(g).or_insert(next);
+    }
+    let mut related: Vec<Vec<u32>> = vec![Vec::new(); goal_index.len()];
+    let mut note = |i: usize, condition: &Conjunction| {
+        for v in condition
+            .pos
+            .iter()
+            .chain(&condition.neg)
+            .filter_map(|&f| variables.var(f))
+        {
+            if !related[i].contains(&v) {
+                related[i].push(v);
             }
         }
+    };
+    for op in &task.operators {
+        for &f in &op.add {
+            if let Some(&i) = goal_index.get(&f) {
+                note(i, &op.precondition);
+            }
+        }
+        for e in &op.conditional {
+            for &f in &e.add {
+                if let Some(&i) = goal_index.get(&f) {
+                    note(i, &e.condition);
+                }
+            }
+        }
+    }
+    let mut goals_in_order: Vec<(FactId, usize)> = goal_index.into_iter().collect();
+    goals_in_order.sort_unstable_by_key(|&(_, i)| i);
+    let mut patterns: Vec<Vec<u32>> = Vec::new();
+    for (g, i) in goals_in_order {
+        let goal_var = variables.var(g).expect("filtered above");
         let mut pattern = vec![goal_var];
-        for v in related {
+        for &v in related[i].iter().filter(|&&v| v != goal_var) {
             pattern.push(v);
             if size(&pattern).is_none() {
                 pattern.pop();
@@ -268,30 +296,35 @@ fn select_patterns(task: &Task, variables: &Variables, max_states: usize) -> Vec
         pattern.sort_unstable();
         patterns.push(pattern);
     }
-    // Merge patterns that share a variable while the union fits.
+    // Merge patterns that share a variable while the union fits, in
+    // passes until none merges.
     let mut merged = true;
     while merged {
         merged = false;
-        'pairs: for i in 0..patterns.len() {
-            for j in i + 1..patterns.len() {
-                if !patterns[i].iter().any(|v| patterns[j].contains(v)) {
-                    continue;
+        for i in 0..patterns.len() {
+            let mut j = i + 1;
+            while j < patterns.len() {
+                if patterns[i].iter().any(|v| patterns[j].contains(v)) {
+                    let mut union = patterns[i].clone();
+                    union.extend_from_slice(&patterns[j]);
+                    union.sort_unstable();
+                    union.dedup();
+                    if size(&union).is_some() {
+                        patterns[i] = union;
+                        patterns.remove(j);
+                        merged = true;
+                        continue;
+                    }
                 }
-                let mut union = patterns[i].clone();
-                union.extend_from_slice(&patterns[j]);
-                union.sort_unstable();
-                union.dedup();
-                if size(&union).is_some() {
-                    patterns[i] = union;
-                    patterns.remove(j);
-                    merged = true;
-                    break 'pairs;
-                }
+                j += 1;
             }
         }
     }
     patterns.sort();
     patterns.dedup();
+    // The smallest ones, if there are too many.
+    patterns.sort_by_key(|p| size(p));
+    patterns.truncate(MAX_PATTERNS);
     patterns
 }
 

@@ -184,10 +184,10 @@ impl Projection {
         )
     }
 
-    /// The work of building the database (see [`Limits::max_work`]),
-    /// estimated from a sample of states (exact for small patterns);
-    /// `None` if an operator has too many outcomes.
-    pub fn estimate_work(&self) -> Option<usize> {
+    /// The work of sampling and the work of building the database (see
+    /// [`Limits::max_work`]), estimated from a sample of states (exact for
+    /// small patterns); `None` if an operator has too many outcomes.
+    pub fn estimate_work(&self) -> Option<(usize, usize)> {
         let stride = (self.states / SAMPLED_STATES).max(1);
         let work = self.generator().for_each_transition(
             &self.operators,
@@ -198,7 +198,10 @@ impl Projection {
             &|| false,
             |_, _, _| {},
         )?;
-        Some(work.saturating_mul(self.states) / self.states.div_ceil(stride))
+        Some((
+            work,
+            work.saturating_mul(self.states) / self.states.div_ceil(stride),
+        ))
     }
 
     /// Builds the database, or `None` if that takes more than `max_work`,
