@@ -13,7 +13,9 @@ use domains_support::{
     DOMAINS, EXPECTED_OPTIMA, load_domain, load_problem_text, problem_path, shipped_problems, stem,
 };
 use pddl_ground::{GroundOptions, ground};
-use pddl_search::{Engine, NoObserver, Outcome, SearchOptions, SearchResult, search, simulate};
+use pddl_search::{
+    Engine, HeuristicKind, NoObserver, Outcome, SearchOptions, SearchResult, search, simulate,
+};
 use pddl_validate::{Validator, parse_plan};
 use planner::generate::{hanoi, queens};
 use std::sync::atomic::AtomicBool;
@@ -88,12 +90,15 @@ fn shipped_text(domain: &str, stem: &str) -> String {
     std::fs::read_to_string(problem_path(domain, stem)).expect("a shipped problem")
 }
 
-fn check_optimal(slow: bool) {
+fn check_optimal(slow: bool, heuristic: HeuristicKind) {
     for &(domain, stem, expected) in EXPECTED_OPTIMA {
         if SLOW_OPTIMAL.contains(&stem) != slow || BEYOND_OPTIMAL_PLANNER.contains(&stem) {
             continue;
         }
-        let mut options = SearchOptions::optimal_default();
+        let mut options = SearchOptions {
+            heuristic,
+            ..SearchOptions::optimal_default()
+        };
         if BREADTH_FIRST_OPTIMAL.contains(&stem) {
             options.engine = Engine::BreadthFirst;
         }
@@ -116,13 +121,19 @@ fn check_optimal(slow: bool) {
 
 #[test]
 fn optimal_search_finds_the_independent_optima() {
-    check_optimal(false);
+    check_optimal(false, HeuristicKind::LmCut);
+}
+
+/// The same optima with A* and pattern databases instead of LM-cut.
+#[test]
+fn pattern_databases_find_the_independent_optima() {
+    check_optimal(false, HeuristicKind::Pdb);
 }
 
 #[test]
 #[ignore = "about a minute; run with -- --ignored"]
 fn optimal_search_finds_the_independent_optima_on_larger_problems() {
-    check_optimal(true);
+    check_optimal(true, HeuristicKind::LmCut);
 }
 
 fn check_satisficing(slow: bool) {
