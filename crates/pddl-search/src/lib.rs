@@ -4,7 +4,7 @@
 //! and the registry), [`successor`] (match-tree successor generation,
 //! effects, axioms and forced transitions), [`symmetry`] (states that
 //! differ by a permutation of interchangeable objects as one),
-//! [`heuristics`] (one file per heuristic), [`open_lists`] and
+//! [`heuristics`] (one module per heuristic), [`open_lists`] and
 //! [`search_algorithms`] (with [`search_algorithms::parallel_evaluation`],
 //! which lets A* evaluate states on a second thread); `turns` runs the
 //! fallback turns. The entry point is [`search`]; it never prints:

@@ -1,4 +1,5 @@
-//! Heuristics: one file each, registered in [`create`].
+//! Heuristics: one module each (a file, or a folder for pattern databases),
+//! registered in [`create_with`].
 //!
 //! A heuristic maps a state to an estimate of the cost to the goal, or to
 //! `None` for a recognised dead end. Relaxation heuristics share

@@ -7,7 +7,7 @@
 //! condition, not the operator's precondition, which mostly holds phase
 //! or control facts that every operator shares). Patterns that share
 //! variables are merged while they stay within [`Limits::max_states`].
-//! Each pattern's [`projection`] is searched backwards once, when the
+//! Each pattern's [`Projection`] is searched backwards once, when the
 //! heuristic is built; evaluating a state is one table lookup per
 //! pattern.
 //!
