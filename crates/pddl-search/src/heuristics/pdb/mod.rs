@@ -199,11 +199,15 @@ impl Heuristic for PatternDatabases {
     }
 }
 
-/// Builds the chosen projections' databases in order, on up to `threads`
-/// threads (each takes the next unbuilt one); those that turn out larger
-/// than [`Limits::max_work`] are left out.
+/// Builds the chosen projections' databases in order, on up to
+/// `resources.threads` threads (each takes the next unbuilt one); those
+/// that turn out larger than [`Limits::max_work`], or than half of
+/// `resources.max_bytes` (two builds may run at once; half on one thread
+/// too, so that the tables do not depend on the threads), are left out.
 fn build_all(chosen: &[Projection], resources: BuildResources<'_>) -> Vec<PatternDatabase> {
     let stop = resources.stop;
+    let threads = resources.threads.clamp(1, chosen.len().max(1));
+    let max_bytes = resources.max_bytes.map(|m| m / 2);
     let next = AtomicUsize::new(0);
     let built: Vec<Mutex<Option<PatternDatabase>>> =
         chosen.iter().map(|_| Mutex::new(None)).collect();
@@ -213,12 +217,12 @@ fn build_all(chosen: &[Projection], resources: BuildResources<'_>) -> Vec<Patter
             let Some(projection) = chosen.get(i) else {
                 break;
             };
-            let db = projection.build(LIMITS.max_work, resources.max_bytes, stop);
+            let db = projection.build(LIMITS.max_work, max_bytes, stop);
             *built[i].lock().unwrap_or_else(|e| e.into_inner()) = db;
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..resources.threads.min(chosen.len()) {
+        for _ in 1..threads {
             scope.spawn(work);
         }
         work();
