@@ -199,14 +199,14 @@ impl Heuristic for PatternDatabases {
     }
 }
 
-/// Builds the chosen projections' databases in order, on up to
+/// Builds the chosen projections' databases in order, on up to two of
 /// `resources.threads` threads (each takes the next unbuilt one); those
 /// that turn out larger than [`Limits::max_work`], or than half of
 /// `resources.max_bytes` (two builds may run at once; half on one thread
 /// too, so that the tables do not depend on the threads), are left out.
 fn build_all(chosen: &[Projection], resources: BuildResources<'_>) -> Vec<PatternDatabase> {
     let stop = resources.stop;
-    let threads = resources.threads.clamp(1, chosen.len().max(1));
+    let threads = resources.threads.clamp(1, 2).min(chosen.len().max(1));
     let max_bytes = resources.max_bytes.map(|m| m / 2);
     let next = AtomicUsize::new(0);
     let built: Vec<Mutex<Option<PatternDatabase>>> =
