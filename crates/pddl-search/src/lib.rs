@@ -220,7 +220,13 @@ impl Restarts<'_> {
             }
             monitor.reset_iteration();
             let params = astar_params(weight, bound);
-            let mut h = heuristics::create(self.heuristic, task, CostType::PlusOne);
+            let mut h = create_heuristic(
+                self.heuristic,
+                task,
+                CostType::PlusOne,
+                self.parallel_evaluation,
+                monitor,
+            );
             let r =
                 eager_one_heuristic(space, h.as_mut(), params, self.parallel_evaluation, monitor);
             let generated = monitor.stats.generated;
@@ -338,6 +344,25 @@ fn eager_one_heuristic(
     )
 }
 
+/// Creates a heuristic whose tables (pattern databases) are built within
+/// the search's memory limit, stop at its time limit or cancellation, and
+/// use a second core where `parallel_evaluation` allows one.
+fn create_heuristic<'t>(
+    kind: HeuristicKind,
+    task: &'t Task,
+    cost_type: CostType,
+    parallel_evaluation: Option<u64>,
+    monitor: &Monitor<'_>,
+) -> Box<dyn heuristics::Heuristic + 't> {
+    let stop = monitor.stop_check();
+    let resources = heuristics::BuildResources {
+        threads: if parallel_evaluation.is_some() { 2 } else { 1 },
+        max_bytes: monitor.memory_limit(),
+        stop: &stop,
+    };
+    heuristics::create_with(kind, task, cost_type, resources)
+}
+
 /// Runs the configured engine once.
 pub(crate) fn run_engine(
     space: &mut StateSpace<'_>,
@@ -349,19 +374,13 @@ pub(crate) fn run_engine(
     match options.engine {
         Engine::BreadthFirst => breadth_first::run(space, monitor),
         Engine::AStar | Engine::WeightedAStar => {
-            // Parallel evaluation means a second core may be used.
-            let threads = if options.parallel_evaluation.is_some() {
-                2
-            } else {
-                1
-            };
-            let stop = monitor.stop_check();
-            let resources = heuristics::BuildResources {
-                threads,
-                max_bytes: options.memory_limit_bytes,
-                stop: &stop,
-            };
-            let mut h = heuristics::create_with(options.heuristic, task, CostType::Real, resources);
+            let mut h = create_heuristic(
+                options.heuristic,
+                task,
+                CostType::Real,
+                options.parallel_evaluation,
+                monitor,
+            );
             // NaN and weights below 1 mean plain A*.
             let weight = match options.engine {
                 Engine::WeightedAStar if options.weight > 1.0 => options.weight,
@@ -390,7 +409,7 @@ pub(crate) fn run_engine(
         Engine::EagerGreedy | Engine::LazyGreedy => {
             // Greedy search ignores costs (LAMA-first style): plan length
             // guides it better than costs, which can be zero or huge.
-            let mut h = heuristics::create(options.heuristic, task, CostType::Unit);
+            let mut h = create_heuristic(options.heuristic, task, CostType::Unit, None, monitor);
             let preferred = options.preferred_operators && h.has_preferred_operators();
             let mut goal_count = heuristics::goal_count::GoalCount::new(task);
             // LAMA: landmark count (whose goal part goal count is) in

@@ -387,6 +387,11 @@ impl<'a> Monitor<'a> {
         self.time_limit.map(|t| self.start + t)
     }
 
+    /// The memory limit in bytes, if any.
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.memory_limit
+    }
+
     /// A check that says whether the search should stop now (cancelled
     /// or past the deadline), for work done before the search proper, such
     /// as building a heuristic's tables.
