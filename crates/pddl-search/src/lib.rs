@@ -26,8 +26,7 @@ pub mod symmetry;
 mod testing;
 mod turns;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use pddl_ground::Task;
 use pddl_ground::task::CostModel;
@@ -154,9 +153,7 @@ pub fn search(
             .stats
             .generated
             .saturating_mul(NEIGHBOURHOOD_BUDGET_PER_GENERATED);
-        let deadline = monitor.deadline();
-        let stop =
-            || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+        let stop = monitor.stop_check();
         let shorter =
             plan_improvement::shorten_through_neighbourhood(&mut space, plan, budget, &stop);
         if shorter.cost < plan.cost {

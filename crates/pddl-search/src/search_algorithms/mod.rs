@@ -393,8 +393,8 @@ impl<'a> Monitor<'a> {
     }
 
     /// A check that says whether the search should stop now (cancelled
-    /// or past the deadline), for work done before the search proper, such
-    /// as building a heuristic's tables.
+    /// or past the deadline), for work outside the engines' own checks:
+    /// building a heuristic's tables, the neighbourhood search.
     pub fn stop_check(&self) -> impl Fn() -> bool + Sync + 'a {
         let (cancel, deadline) = (self.cancel, self.deadline());
         move || cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
