@@ -124,7 +124,7 @@ impl PatternDatabases {
             }
         }
         let databases = build_all(&chosen, resources);
-        let additive_sets = additive_sets(task, &variables, &databases, cost_type);
+        let additive_sets = additive_sets(&databases);
         let mut used: Vec<u32> = databases
             .iter()
             .flat_map(|d| d.pattern.iter().copied())
@@ -334,37 +334,8 @@ fn select_patterns(task: &Task, variables: &Variables, max_states: usize) -> Vec
 
 /// For each database, a set of pairwise additive databases containing it
 /// (grown greedily in index order); distinct sets.
-fn additive_sets(
-    task: &Task,
-    variables: &Variables,
-    databases: &[PatternDatabase],
-    cost_type: CostType,
-) -> Vec<Vec<usize>> {
-    // Per database, the costly operators that write one of its variables.
-    let writers: Vec<Vec<u32>> = databases
-        .iter()
-        .map(|db| {
-            let writes = |facts: &[FactId]| {
-                facts
-                    .iter()
-                    .any(|&f| variables.var(f).is_some_and(|v| db.pattern.contains(&v)))
-            };
-            task.operators
-                .iter()
-                .enumerate()
-                .filter(|(_, op)| cost_type.adjust(op.cost) > 0)
-                .filter(|(_, op)| {
-                    writes(&op.add)
-                        || writes(&op.del)
-                        || op
-                            .conditional
-                            .iter()
-                            .any(|e| writes(&e.add) || writes(&e.del))
-                })
-                .map(|(o, _)| o as u32)
-                .collect()
-        })
-        .collect();
+fn additive_sets(databases: &[PatternDatabase]) -> Vec<Vec<usize>> {
+    let writers = |d: usize| databases[d].costly_writers.as_slice();
     let disjoint = |a: &[u32], b: &[u32]| {
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
@@ -380,7 +351,7 @@ fn additive_sets(
     for start in 0..databases.len() {
         let mut set = vec![start];
         for other in 0..databases.len() {
-            if other != start && set.iter().all(|&m| disjoint(&writers[m], &writers[other])) {
+            if other != start && set.iter().all(|&m| disjoint(writers(m), writers(other))) {
                 set.push(other);
             }
         }

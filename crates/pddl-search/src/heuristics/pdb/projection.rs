@@ -114,6 +114,9 @@ pub struct PatternDatabase {
     /// Per abstract state, its cost to an abstract goal (`u32::MAX`: none;
     /// larger costs are kept as `u32::MAX - 1`, still a lower bound).
     distances: Vec<u32>,
+    /// The task operators of positive cost that write a pattern variable,
+    /// ascending: two databases none of which share are additive.
+    pub(super) costly_writers: Vec<u32>,
 }
 
 /// A pattern's projection, ready to be estimated and built.
@@ -123,6 +126,7 @@ pub struct Projection {
     multipliers: Vec<usize>,
     states: usize,
     operators: Vec<AbstractOperator>,
+    costly_writers: Vec<u32>,
     goal: Vec<(usize, Literal)>,
     /// Operators by the first pattern value their precondition needs, so
     /// that each abstract state meets only those that may apply.
@@ -153,7 +157,7 @@ impl Projection {
             let i = pattern.iter().position(|&v| v == var)?;
             Some((i, value))
         };
-        let operators = abstract_operators(task, &sizes, &position, cost_type);
+        let (operators, costly_writers) = abstract_operators(task, &sizes, &position, cost_type);
         let (goal, _) = literals(&task.goal, &position)?;
         let mut by_value: Vec<Vec<Vec<u32>>> = sizes.iter().map(|&s| vec![Vec::new(); s]).collect();
         let mut unindexed: Vec<u32> = Vec::new();
@@ -169,6 +173,7 @@ impl Projection {
             multipliers,
             states,
             operators,
+            costly_writers,
             goal,
             by_value,
             unindexed,
@@ -286,6 +291,7 @@ impl Projection {
             pattern: self.pattern.clone(),
             multipliers: self.multipliers.clone(),
             distances,
+            costly_writers: self.costly_writers.clone(),
         })
     }
 }
@@ -394,17 +400,33 @@ fn literals(
 }
 
 /// The task's operators that write a pattern variable, projected.
+///
+/// Also returns the task operators of positive cost that write a pattern
+/// variable (whether or not their conditions can hold), which decide
+/// additivity.
 fn abstract_operators(
     task: &Task,
     sizes: &[usize],
     position: &impl Fn(FactId) -> Option<(usize, u32)>,
     cost_type: CostType,
-) -> Vec<AbstractOperator> {
+) -> (Vec<AbstractOperator>, Vec<u32>) {
     let on_pattern = |facts: &[FactId]| -> Vec<(usize, u32)> {
         facts.iter().filter_map(|&f| position(f)).collect()
     };
+    let writes = |facts: &[FactId]| facts.iter().any(|&f| position(f).is_some());
     let mut operators = Vec::new();
-    for op in &task.operators {
+    let mut costly_writers = Vec::new();
+    for (o, op) in task.operators.iter().enumerate() {
+        if cost_type.adjust(op.cost) > 0
+            && (writes(&op.add)
+                || writes(&op.del)
+                || op
+                    .conditional
+                    .iter()
+                    .any(|e| writes(&e.add) || writes(&e.del)))
+        {
+            costly_writers.push(o as u32);
+        }
         let Some((precondition, _)) = literals(&op.precondition, position) else {
             continue;
         };
@@ -489,7 +511,7 @@ fn abstract_operators(
             unconditional,
         });
     }
-    operators
+    (operators, costly_writers)
 }
 
 /// The first value a condition requires, with its position.
