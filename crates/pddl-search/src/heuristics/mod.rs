@@ -98,7 +98,7 @@ pub trait Heuristic {
 /// tables are the same for any number of threads.
 #[derive(Clone, Copy)]
 pub struct BuildResources<'a> {
-    /// Threads to build on.
+    /// Threads to build on (pattern databases use at most two).
     pub threads: usize,
     /// Bytes the build may hold at once (the search's memory limit);
     /// tables that would need more are left out.
