@@ -88,6 +88,7 @@ fn output_file_holds_the_plan_and_json_reports_it() {
     let report = json(&stdout);
     assert_eq!(report["status"], "solved");
     assert_eq!(report["optimal"], true);
+    assert_eq!(report["lower_bound"], report["cost"]);
     let written = std::fs::read_to_string(&plan_file).unwrap();
     let steps = written.lines().filter(|l| l.starts_with('(')).count();
     assert_eq!(report["cost"].as_f64(), Some(steps as f64));
@@ -115,6 +116,7 @@ fn exhausted_search_space_exits_4() {
     ]);
     assert_eq!(status, Some(4), "{stderr}");
     assert_eq!(json(&stdout)["status"], "unsolvable");
+    assert_eq!(json(&stdout)["lower_bound"], serde_json::Value::Null);
 }
 
 #[test]
@@ -125,6 +127,29 @@ fn time_limit_exits_5_with_statistics() {
     assert_eq!(report["status"], "time limit");
     assert!(report["expanded"].as_u64().unwrap() > 0);
     assert_eq!(report["plan"], serde_json::Value::Null);
+    // Blind A*'s f layers on unit costs: at least the first, at most the
+    // optimum (38, tests/domains_support).
+    let bound = report["lower_bound"].as_u64().expect("a bound");
+    assert!((1..=38).contains(&bound), "{bound}");
+}
+
+#[test]
+fn a_stopped_optimal_search_states_its_lower_bound_and_a_plan_its_own() {
+    let (status, _, stderr) = run(&[TILES_DOMAIN, HARD_TILES, "--optimal", "--time-limit", "0.3"]);
+    assert_eq!(status, Some(5), "{stderr}");
+    let bound: u64 = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("no plan costs less than "))
+        .unwrap_or_else(|| panic!("no bound line: {stderr}"))
+        .parse()
+        .expect("a number");
+    assert!((1..=38).contains(&bound), "{bound}");
+    // The default's plan, with LM-cut's estimate of the initial state.
+    let (status, stdout, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--json"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let report = json(&stdout);
+    let (cost, bound) = (report["cost"].as_u64(), report["lower_bound"].as_u64());
+    assert!(bound.is_some_and(|b| b >= 1 && Some(b) <= cost), "{report}");
 }
 
 #[test]

@@ -14,11 +14,12 @@ use domains_support::{
 };
 use pddl_ground::{GroundOptions, ground};
 use pddl_search::{
-    Engine, HeuristicKind, NoObserver, Outcome, SearchOptions, SearchResult, search, simulate,
+    Engine, HeuristicKind, NoObserver, Outcome, Progress, SearchObserver, SearchOptions,
+    SearchResult, search, simulate,
 };
 use pddl_validate::{Validator, parse_plan};
 use planner::generate::{hanoi, queens};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Time allowed per search: generous, so only a real regression fails.
@@ -215,5 +216,100 @@ fn optimal_hanoi_plans_cost_two_to_the_n_minus_one() {
             Some((1 << discs) - 1),
             "{discs} discs"
         );
+    }
+}
+
+/// Raises the cancellation flag once A* reaches an `f` layer of
+/// `stop_at`, and remembers the largest layer it was told of.
+struct StopAtLayer<'a> {
+    cancel: &'a AtomicBool,
+    stop_at: u64,
+    largest_layer: Option<u64>,
+}
+
+impl SearchObserver for StopAtLayer<'_> {
+    fn on_progress(&mut self, progress: &Progress) {
+        if let Some(f) = progress.best_f {
+            self.largest_layer = self.largest_layer.max(Some(f));
+            if f >= self.stop_at {
+                self.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_stopped_optimal_search_proves_the_layer_it_reached_and_no_more() {
+    // Unit and general costs; the layers stop a few short of the optimum,
+    // where A* still has many states to expand.
+    let cases = [
+        ("sliding-tiles", "tiles4x4-k20-s1", 16),
+        ("blocksworld-costs", "blocks-costs-08-s1", 50),
+        ("tsp", "tsp-08-s1", 200),
+    ];
+    for (domain, stem, stop_at) in cases {
+        let optimum = EXPECTED_OPTIMA
+            .iter()
+            .find(|&&(d, s, _)| (d, s) == (domain, stem))
+            .map(|&(_, _, cost)| cost)
+            .expect("a known optimum");
+        let parsed_domain = load_domain(domain);
+        let problem = load_problem_text(&parsed_domain, stem, &shipped_text(domain, stem));
+        let task = ground(&parsed_domain, &problem, &GroundOptions::default()).expect("grounds");
+        for heuristic in [
+            HeuristicKind::Blind,
+            HeuristicKind::HMax,
+            HeuristicKind::LmCut,
+            HeuristicKind::Pdb,
+        ] {
+            let cancel = AtomicBool::new(false);
+            let mut observer = StopAtLayer {
+                cancel: &cancel,
+                stop_at,
+                largest_layer: None,
+            };
+            let options = SearchOptions {
+                heuristic,
+                time_limit: Some(TIME_LIMIT),
+                ..SearchOptions::optimal_default()
+            };
+            let result = search(&task, &options, &cancel, &mut observer);
+            let what = format!("{domain}/{stem} {heuristic}");
+            if result.outcome == Outcome::Cancelled {
+                assert_eq!(result.lower_bound, observer.largest_layer, "{what}");
+                let bound = result.lower_bound.expect("a layer");
+                assert!((stop_at..=optimum).contains(&bound), "{what}: {bound}");
+            } else {
+                // Done before the flag was looked at: the optimum itself.
+                assert!(result.proven_optimal, "{what}");
+                assert_eq!(result.lower_bound, Some(optimum), "{what}");
+            }
+        }
+        // Searches that do not expand in order of an admissible f prove nothing.
+        for (engine, heuristic) in [
+            (Engine::WeightedAStar, HeuristicKind::HMax),
+            (Engine::AStar, HeuristicKind::HFF),
+            (Engine::EagerGreedy, HeuristicKind::HFF),
+        ] {
+            let cancel = AtomicBool::new(true);
+            let options = SearchOptions {
+                engine,
+                heuristic,
+                weight: 2.0,
+                improve_plans: false,
+                time_limit: Some(TIME_LIMIT),
+                ..SearchOptions::optimal_default()
+            };
+            let result = search(&task, &options, &cancel, &mut NoObserver);
+            assert_eq!(
+                result.outcome,
+                Outcome::Cancelled,
+                "{domain}/{stem} {engine}"
+            );
+            assert_eq!(
+                result.lower_bound, None,
+                "{domain}/{stem} {engine} {heuristic}"
+            );
+        }
     }
 }

@@ -1,6 +1,9 @@
 //! `plan puzznic ...` end to end.
 
+mod puzznic_support;
+
 use assert_cmd::Command;
+use puzznic_support::gameboy_dir;
 use std::path::Path;
 
 fn plan() -> Command {
@@ -423,4 +426,27 @@ fn real_time_solve_then_show() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert!(text.contains("; cost = 2 (general cost)"), "{text}");
+}
+
+#[test]
+fn a_stopped_optimal_solve_states_the_moves_it_proved_necessary() {
+    let Some(dir) = gameboy_dir() else { return };
+    // Level 062 needs 18 moves (MOVES); A* with pattern databases takes
+    // about 20 s to prove it, and its first f layer is 11.
+    let out = plan()
+        .args(["puzznic", "solve", "--optimal", "-q", "--time-limit", "8"])
+        .arg(dir.join("062.txt"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(5));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let bound: usize = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("; time limit reached after "))
+        .and_then(|rest| rest.split(": at least ").nth(1))
+        .and_then(|rest| rest.strip_suffix(" moves"))
+        .unwrap_or_else(|| panic!("no bound: {stdout}"))
+        .parse()
+        .expect("a number");
+    assert!((11..=18).contains(&bound), "{bound}");
 }

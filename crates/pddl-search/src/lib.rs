@@ -80,6 +80,13 @@ pub fn search(
         deciding_turn_evaluated,
     } = turns::first_search(&mut space, options, &mut monitor);
     let mut outcome = first.outcome;
+    // Every f layer plain A* reached with an admissible heuristic bounds
+    // the cost of every plan from below (see `SearchResult::lower_bound`).
+    let f_layer_bound = if reaches_admissible_f_layers(options) {
+        monitor.best_f
+    } else {
+        None
+    };
     let mut proven_optimal = first.plan.is_some()
         && match options.engine {
             Engine::AStar => options.heuristic.is_admissible(),
@@ -95,13 +102,13 @@ pub fn search(
     }
     // A plan no costlier than an admissible estimate of the initial state
     // is optimal: nothing to improve, and restarts stop at that cost.
-    let lower_bound = match &best {
+    let initial_bound = match &best {
         Some(plan) if !proven_optimal && (improve || options.anytime) => {
             initial_lower_bound(&mut space, plan.cost, monitor.stats.evaluated)
         }
         _ => 0,
     };
-    proven_optimal |= best.as_ref().is_some_and(|plan| plan.cost <= lower_bound);
+    proven_optimal |= best.as_ref().is_some_and(|plan| plan.cost <= initial_bound);
     if best.is_some() && !proven_optimal && (options.anytime || improve) {
         // Without --anytime, restarts get as many heuristic evaluations as
         // the first search used (plus a few): improving the plan costs at
@@ -134,7 +141,7 @@ pub fn search(
         }
         let restarts = Restarts {
             improve,
-            lower_bound,
+            lower_bound: initial_bound,
             cancel,
             heuristic: options.heuristic,
             parallel_evaluation: options.parallel_evaluation,
@@ -162,14 +169,40 @@ pub fn search(
         }
     }
     // Operator costs that do not express the metric prove nothing about it.
-    proven_optimal &= !matches!(task.cost_model, CostModel::NotOptimised { .. });
+    let metric_optimised = !matches!(task.cost_model, CostModel::NotOptimised { .. });
+    proven_optimal &= metric_optimised;
+    let lower_bound = match &best {
+        _ if !metric_optimised || outcome == Outcome::Unsolvable => None,
+        Some(plan) if proven_optimal => Some(plan.cost),
+        _ => f_layer_bound.max((initial_bound > 0).then_some(initial_bound)),
+    };
     let mut statistics = monitor.stats.clone();
     statistics.search_time = monitor.elapsed();
     SearchResult {
         outcome,
         plan: best,
         proven_optimal,
+        lower_bound,
         statistics,
+    }
+}
+
+/// Whether the configured search is plain A* (weight 1) with an
+/// admissible heuristic. With reopening, some state on every optimal path
+/// is open with its optimal `g` whenever A* picks the open state of least
+/// `f`, so each `f` it picks is at most the optimal cost.
+fn reaches_admissible_f_layers(options: &SearchOptions) -> bool {
+    astar_weight(options) == Some(1.0) && options.heuristic.is_admissible()
+}
+
+/// The weight of `h` in `f` for the A* engines (1 for plain A*; NaN and
+/// weights below 1 also mean plain A*); `None` for the other engines.
+fn astar_weight(options: &SearchOptions) -> Option<f64> {
+    match options.engine {
+        Engine::AStar => Some(1.0),
+        Engine::WeightedAStar if options.weight > 1.0 => Some(options.weight),
+        Engine::WeightedAStar => Some(1.0),
+        _ => None,
     }
 }
 
@@ -378,11 +411,7 @@ pub(crate) fn run_engine(
                 options.parallel_evaluation,
                 monitor,
             );
-            // NaN and weights below 1 mean plain A*.
-            let weight = match options.engine {
-                Engine::WeightedAStar if options.weight > 1.0 => options.weight,
-                _ => 1.0,
-            };
+            let weight = astar_weight(options).unwrap_or(1.0);
             let params = astar_params(weight, bound);
             // Blind A* with costs 0/1: f = g + (0 or min cost) is a small
             // integer, so a bucket queue beats a heap.

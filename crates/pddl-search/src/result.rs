@@ -86,6 +86,14 @@ pub struct SearchResult {
     /// breadth-first search on unit costs, or an exhausted anytime
     /// iteration).
     pub proven_optimal: bool,
+    /// A cost that no plan is cheaper than, when the search proved one:
+    /// the plan's cost when it is proven optimal; otherwise the largest
+    /// `f` that plain A* with an admissible heuristic reached (also when a
+    /// limit stopped it without a plan), or LM-cut's estimate of the
+    /// initial state that plan improvement computes, whichever is larger.
+    /// `None` when nothing was proven, for an unsolvable task, and when the
+    /// operator costs do not express the metric.
+    pub lower_bound: Option<Cost>,
     /// Counters.
     pub statistics: Statistics,
 }

@@ -305,7 +305,11 @@ fn solve(
             Outcome::Cancelled => ("interrupted", exit::INTERRUPTED),
             Outcome::Solved => ("no plan", exit::UNSOLVABLE),
         };
-        println!("; {what} after {expanded} expanded states, {seconds:.2} s");
+        let bound = match result.lower_bound {
+            Some(moves) if moves > 0 => format!(": at least {moves} moves"),
+            _ => String::new(),
+        };
+        println!("; {what} after {expanded} expanded states, {seconds:.2} s{bound}");
         return Ok(status);
     };
     let optimality = if result.proven_optimal {
@@ -326,8 +330,6 @@ fn solve(
     Ok(exit::SUCCESS)
 }
 
-/// Prints the moves readably, as comments, so that the whole output stays
-/// a plan file `plan puzznic show` reads.
 /// Prints how the simulator's search ended; returns the exit status.
 /// `stopped_by` says why the caller's stop condition held, if it did.
 fn report_bfs<M: std::fmt::Display>(
@@ -387,6 +389,8 @@ fn print_bfs_stop(why: &str, boards: usize, seconds: f64, at_least: usize) {
     println!("; {why} after {boards} boards, {seconds:.2} s: {bound}");
 }
 
+/// Prints the moves readably, as comments, so that the whole output stays
+/// a plan file `plan puzznic show` reads.
 fn print_moves(moves: &[impl std::fmt::Display]) {
     for (i, mv) in moves.iter().enumerate() {
         println!("; move {}: {mv}", i + 1);

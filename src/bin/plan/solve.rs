@@ -143,20 +143,24 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         times.search.as_secs_f64(),
         crate::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes) >> 20,
     );
-    if let Some(plan) = &result.plan {
-        let optimal = if result.proven_optimal {
-            ", optimal"
-        } else {
-            ""
-        };
-        eprintln!(
-            "plan: {} steps, cost {}{optimal}",
-            plan.operators.len(),
-            plan.cost
-        );
-        if let Some(value) = metric_value {
-            eprintln!("metric value: {value}");
+    match (&result.plan, result.lower_bound) {
+        (Some(plan), _) => {
+            let optimality = match result.lower_bound {
+                _ if result.proven_optimal => ", optimal".to_string(),
+                Some(bound) if bound > 0 => format!(", no plan costs less than {bound}"),
+                _ => String::new(),
+            };
+            eprintln!(
+                "plan: {} steps, cost {}{optimality}",
+                plan.operators.len(),
+                plan.cost
+            );
+            if let Some(value) = metric_value {
+                eprintln!("metric value: {value}");
+            }
         }
+        (None, Some(bound)) if bound > 0 => eprintln!("no plan costs less than {bound}"),
+        (None, _) => {}
     }
 }
 
@@ -171,6 +175,7 @@ fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Va
         "cost": plan.map(|p| p.cost),
         "general_cost": solution.task.has_general_costs(),
         "optimal": result.proven_optimal,
+        "lower_bound": result.lower_bound,
         "metric_value": metric_value,
         "expanded": stats.expanded,
         "generated": stats.generated,
