@@ -9,23 +9,26 @@ import sys
 
 
 def read(path):
-    """Rows by level: (reference, moves, seconds, expanded, status)."""
+    """Rows by level: (reference, moves, seconds, expanded, status, at
+    least), the last `-` where the run proved no bound (or in files written
+    before the column was added)."""
     rows = {}
     with open(path) as f:
         for line in f:
             fields = line.rstrip("\n").split("\t")
-            if line.startswith(("#", "level")) or len(fields) != 6:
+            if line.startswith(("#", "level")) or len(fields) not in (6, 7):
                 continue
-            rows[fields[0]] = fields[1:]
+            rows[fields[0]] = (fields[1:] + ["-"])[:6]
     return rows
 
 
 def outcome(row):
-    """Moves, or why there are none."""
-    moves, status = row[1], row[4]
+    """Moves, or why there are none (with the moves proven necessary)."""
+    moves, status, at_least = row[1], row[4], row[5]
     if moves != "-":
         return moves
-    return {"4": "unsolvable", "5": "time limit", "6": "memory limit"}.get(status, "error")
+    why = {"4": "unsolvable", "5": "time limit", "6": "memory limit"}.get(status, "error")
+    return why if at_least == "-" else f"{why}, ≥ {at_least}"
 
 
 def main():
