@@ -413,6 +413,28 @@ fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
     );
 }
 
+/// Game Boy level 088, where the exhaustive search behind `MOVES` ran out
+/// of budget (`at-least 23`): A* with pattern databases proves that it
+/// needs 25 moves, in a few seconds.
+#[test]
+fn optimal_search_settles_a_level_moves_only_bounds() {
+    let Some(dir) = gameboy_dir() else { return };
+    let moves_file = std::fs::read_to_string(dir.join("MOVES")).expect("MOVES");
+    assert!(moves_file.contains("088 at-least 23\n"), "MOVES changed");
+    let path = dir.join("088.txt");
+    let file = SourceFile::new(
+        path.display().to_string(),
+        std::fs::read_to_string(&path).expect("readable"),
+    );
+    let level = puzznic::parse_level(&file).expect("valid level");
+    let (result, plan) = solve_level(&level, "088", Rules::TurnBased, &puzznic::optimal_options());
+    assert!(result.proven_optimal);
+    assert_eq!(result.lower_bound, Some(25));
+    let plan = plan.expect("a plan");
+    assert_eq!(plan.moves.len(), 25);
+    assert!(clears(&level, &plan.pushes()));
+}
+
 /// The independent lifted validator accepts a plan on the domain and the
 /// generated problem, with the number of moves as its metric value.
 fn assert_valid_for_the_validator(
