@@ -25,6 +25,7 @@ pub mod symmetry;
 #[cfg(test)]
 mod testing;
 mod turns;
+pub mod variables;
 
 use std::sync::atomic::AtomicBool;
 
@@ -75,6 +76,7 @@ pub fn search(
     );
     let mut space = StateSpace::new(task);
     space.reduce_symmetry(options.symmetry_reduction);
+    space.pack_states(true);
     let turns::FirstSearch {
         result: first,
         deciding_turn_evaluated,

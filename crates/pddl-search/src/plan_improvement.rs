@@ -310,8 +310,7 @@ impl Neighbourhood {
             }
             self.queue.pop_front();
             self.expanded += 1;
-            state.clear();
-            state.extend_from_slice(self.states.get(id));
+            self.states.load(id, &mut state);
             space.applicable(&state, &mut ops);
             let first_edge = self.edges.len() as u32;
             for &op in &ops {

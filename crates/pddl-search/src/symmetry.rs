@@ -395,7 +395,7 @@ mod tests {
         let mut space = StateSpace::new(&task);
         space.reduce_symmetry(true);
         let mut registry =
-            StateRegistry::with_symmetry(space.layout.words(), space.symmetry().cloned());
+            StateRegistry::for_search(space.layout.words(), space.symmetry().cloned(), None);
         let init = space.initial_state();
         let mut next = |registry: &mut StateRegistry, from: &[u64], op| {
             let mut state = Vec::new();

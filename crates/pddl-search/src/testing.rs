@@ -214,3 +214,85 @@ pub fn name_fact(task: &mut Task, f: FactId, predicate: &str, args: &[&str]) {
         args: args.iter().map(|a| a.to_string()).collect(),
     };
 }
+
+/// A small pseudo-random generator (deterministic tests, no dependency).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// A number below `n`.
+    pub fn below(&mut self, n: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % u64::from(n)) as u32
+    }
+}
+
+/// A random task: two objects on 4 positions each (facts 0..4 and 4..8,
+/// named so that they may form variables), 3 flags (8..11); moves,
+/// flag setters and operators with conditional effects, some with
+/// negative preconditions, costs 0 to 3.
+pub fn random_task(rng: &mut Lcg) -> Task {
+    let mut b = TaskBuilder::new(11);
+    let position = |o: u32, p: u32| o * 4 + p;
+    for _ in 0..14 {
+        let cost = Cost::from(rng.below(4));
+        match rng.below(3) {
+            0 => {
+                let (o, p, q) = (rng.below(2), rng.below(4), rng.below(4));
+                let mut pre = vec![position(o, p)];
+                if rng.below(2) == 0 {
+                    pre.push(8 + rng.below(3));
+                }
+                let op = b.op_cost("move", &pre, &[position(o, q)], &[position(o, p)], cost);
+                if rng.below(3) == 0 {
+                    b.neg_pre(op, 8 + rng.below(3));
+                }
+            }
+            1 => {
+                let pre = [position(rng.below(2), rng.below(4))];
+                let del = if rng.below(2) == 0 {
+                    vec![8 + rng.below(3)]
+                } else {
+                    Vec::new()
+                };
+                b.op_cost("flag", &pre, &[8 + rng.below(3)], &del, cost);
+            }
+            _ => {
+                let op = b.op_cost("when", &[], &[], &[], cost);
+                for _ in 0..1 + rng.below(3) {
+                    let (o, p, q) = (rng.below(2), rng.below(4), rng.below(4));
+                    if rng.below(2) == 0 {
+                        b.cond(
+                            op,
+                            &[position(o, p), 8 + rng.below(3)],
+                            &[position(o, q)],
+                            &[position(o, p)],
+                        );
+                    } else {
+                        b.cond(op, &[position(o, p)], &[8 + rng.below(3)], &[]);
+                    }
+                }
+            }
+        }
+    }
+    let init = [position(0, 0), position(1, rng.below(4)), 8];
+    let goal = if rng.below(2) == 0 {
+        vec![position(0, 1 + rng.below(3)), 8 + rng.below(3)]
+    } else {
+        vec![position(1, rng.below(4)), position(0, rng.below(4))]
+    };
+    let mut task = b.build(&init, &goal);
+    for o in 0..2 {
+        for p in 0..4 {
+            name_fact(
+                &mut task,
+                position(o, p),
+                "at",
+                &[&format!("o{o}"), &format!("p{p}")],
+            );
+        }
+    }
+    task
+}

@@ -211,6 +211,7 @@ fn with_background_last_turn(
             let search = || {
                 let mut space = StateSpace::new(task);
                 space.reduce_symmetry(options.symmetry_reduction);
+                space.pack_states(true);
                 let mut observer = ProgressSender(sender);
                 let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
                 let mut monitor = Monitor::new(time_limit, memory_limit, &stop, &mut observer);

@@ -30,6 +30,8 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
         };
     }
     let mut ops = Vec::new();
+    // The state being expanded, unpacked from the registry.
+    let mut state = Vec::new();
     let mut succ = Vec::new();
     // States are registered in breadth-first order, so the queue is simply
     // the range of ids not yet expanded.
@@ -48,9 +50,10 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
         monitor.stats.expanded += 1;
         nodes[id as usize].status = Status::Closed;
         let g = nodes[id as usize].g;
-        space.applicable(registry.get(id), &mut ops);
+        registry.load(id, &mut state);
+        space.applicable(&state, &mut ops);
         for &op in &ops {
-            if !space.apply(registry.get(id), op, &mut succ) {
+            if !space.apply(&state, op, &mut succ) {
                 continue;
             }
             monitor.stats.generated += 1;

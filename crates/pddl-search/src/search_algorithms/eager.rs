@@ -92,6 +92,8 @@ pub fn run<O: OpenList<StateId>>(
         }
     ];
     let mut ops = Vec::new();
+    // The state being expanded (unpacked from the registry) and a successor.
+    let mut state = Vec::new();
     let mut succ = Vec::new();
     let skip_forced = skips_forced(params.follow_forced, space, heuristics);
 
@@ -146,7 +148,8 @@ pub fn run<O: OpenList<StateId>>(
         if !matches!(params.priority, Priority::Greedy) {
             monitor.note_f(node.g.saturating_add(node.h));
         }
-        if space.is_goal(registry.get(id)) {
+        registry.load(id, &mut state);
+        if space.is_goal(&state) {
             let mem = memory_estimate(&registry, &nodes, open.memory_bytes(), heuristics);
             monitor.record(registry.len(), mem);
             return IterationResult {
@@ -166,7 +169,7 @@ pub fn run<O: OpenList<StateId>>(
                     monitor.stats.evaluated += 1;
                     h.evaluate_registered(
                         id,
-                        space.view(registry.get(id), &mut fluents),
+                        space.view(&state, &mut fluents),
                         Some(&mut preferred_ops),
                     );
                 }
@@ -175,11 +178,11 @@ pub fn run<O: OpenList<StateId>>(
                 preferred_stamp[o as usize] = expansion;
             }
         }
-        space.applicable(registry.get(id), &mut ops);
+        space.applicable(&state, &mut ops);
         admissions.clear();
         for &op in &ops {
             let g = node.g.saturating_add(task.operators[op as usize].cost);
-            if g >= params.bound || !space.apply(registry.get(id), op, &mut succ) {
+            if g >= params.bound || !space.apply(&state, op, &mut succ) {
                 continue;
             }
             let Some(g) = settle_successor(space, &mut succ, g, params.bound, skip_forced) else {

@@ -57,6 +57,9 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
     let mut preferred_stamp: Vec<u64> = vec![0; if preferred { task.operators.len() } else { 0 }];
     let mut ops = Vec::new();
     let mut succ = space.initial_state();
+    // The state of the parent of the entry popped last, and its id.
+    let mut parent_state = Vec::new();
+    let mut loaded = NO_PARENT;
     let mut parent = NO_PARENT;
     let mut via: OperatorId = 0;
     let mut g: Cost = 0;
@@ -174,7 +177,11 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
             let new_g = nodes[p as usize]
                 .g
                 .saturating_add(task.operators[o as usize].cost);
-            if new_g >= bound || !space.apply(registry.get(p), o, &mut succ) {
+            if loaded != p {
+                registry.load(p, &mut parent_state);
+                loaded = p;
+            }
+            if new_g >= bound || !space.apply(&parent_state, o, &mut succ) {
                 continue;
             }
             let Some(new_g) = settle_successor(space, &mut succ, new_g, bound, skip_forced) else {

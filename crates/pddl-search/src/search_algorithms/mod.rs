@@ -75,7 +75,8 @@ pub fn extract_plan(
         path.push(s);
         s = nodes[s as usize].parent;
     }
-    let mut state = registry.get(s).to_vec();
+    let mut state = Vec::new();
+    registry.load(s, &mut state);
     let mut operators = Vec::with_capacity(path.len());
     let mut candidates = Vec::new();
     let symmetric = registry.reduces_symmetry();
@@ -117,7 +118,11 @@ pub(crate) fn new_registry(
     let symmetry = space
         .symmetry()
         .filter(|_| !heuristics.iter().any(|h| h.is_path_dependent()));
-    StateRegistry::with_symmetry(space.layout.words(), symmetry.cloned())
+    StateRegistry::for_search(
+        space.layout.words(),
+        symmetry.cloned(),
+        space.packing().cloned(),
+    )
 }
 
 /// Whether an engine asked to skip forced transitions does: only where the

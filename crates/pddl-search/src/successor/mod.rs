@@ -13,7 +13,7 @@ use std::sync::Arc;
 use pddl_ground::Task;
 use pddl_ground::task::{Axiom, Conjunction, FactId, OperatorId};
 
-use crate::state::{StateLayout, StateView, has_fact, set_fact};
+use crate::state::{StateLayout, StatePacking, StateView, has_fact, set_fact};
 use crate::symmetry::Symmetry;
 
 mod forced;
@@ -411,6 +411,7 @@ pub struct StateSpace<'t> {
     fired: Vec<u32>,
     forced: ForcedTransitions,
     symmetry: Option<Arc<Symmetry>>,
+    packing: Option<Arc<StatePacking>>,
 }
 
 impl<'t> StateSpace<'t> {
@@ -428,6 +429,7 @@ impl<'t> StateSpace<'t> {
             fired: Vec::new(),
             forced: ForcedTransitions::new(task),
             symmetry: None,
+            packing: None,
         }
     }
 
@@ -444,6 +446,27 @@ impl<'t> StateSpace<'t> {
     /// The symmetry searches reduce, if any.
     pub fn symmetry(&self) -> Option<&Arc<Symmetry>> {
         self.symmetry.as_ref()
+    }
+
+    /// Makes searches store their states packed ([`StatePacking`]) where
+    /// that at least halves them (`true`), or as they are (`false`, the
+    /// initial setting).
+    pub fn pack_states(&mut self, on: bool) {
+        self.packing = on
+            .then(|| StatePacking::new(self.task, self.layout.fact_words()))
+            .flatten()
+            .map(Arc::new);
+    }
+
+    /// Makes searches store their states packed by `packing`.
+    #[cfg(test)]
+    pub(crate) fn set_packing(&mut self, packing: Option<Arc<StatePacking>>) {
+        self.packing = packing;
+    }
+
+    /// How searches store their states, if packed.
+    pub fn packing(&self) -> Option<&Arc<StatePacking>> {
+        self.packing.as_ref()
     }
 
     /// Like [`StateSpace::new`], but its states hold every fluent, also

@@ -1,7 +1,7 @@
 //! Pattern databases: admissible, and additive across patterns that no
 //! costly operator changes together.
 //!
-//! The task's facts are grouped into finite-domain [`variables`]. Each
+//! The task's facts are grouped into finite-domain [`variables`](crate::variables). Each
 //! goal fact gets a pattern: its variable and the variables its achieving
 //! effects are conditioned on (for a conditional effect, its own
 //! condition, not the operator's precondition, which mostly holds phase
@@ -27,7 +27,6 @@
 //! condition on them may hold), which keeps it admissible.
 
 mod projection;
-pub mod variables;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -39,8 +38,8 @@ use pddl_ground::task::{Conjunction, Cost, FactId, OperatorId};
 use super::{BuildResources, CostType, Heuristic};
 use crate::heuristics::relaxation::INFINITE;
 use crate::state::StateView;
+use crate::variables::Variables;
 pub use projection::{Limits, PatternDatabase, Projection};
-use variables::Variables;
 
 /// Limits of each database built by [`PatternDatabases::new`].
 ///

@@ -17,9 +17,9 @@ use std::collections::{BinaryHeap, VecDeque};
 use pddl_ground::Task;
 use pddl_ground::task::{Conjunction, Cost, FactId};
 
-use super::variables::Variables;
 use crate::heuristics::CostType;
 use crate::heuristics::relaxation::INFINITE;
+use crate::variables::Variables;
 
 /// How large one pattern database may get.
 #[derive(Clone, Copy, Debug)]

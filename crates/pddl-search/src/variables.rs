@@ -1,4 +1,6 @@
-//! Finite-domain variables over a ground task's facts, for projections.
+//! Finite-domain variables over a ground task's facts, for the pattern
+//! databases' projections and for packing states
+//! ([`crate::state::packing`]).
 //!
 //! A variable is a set of facts of which at most one holds in every
 //! reachable state (an "at most one" invariant, such as `(at tile-1 ?c)`

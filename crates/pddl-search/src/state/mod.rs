@@ -15,6 +15,8 @@
 //! their initial value; replaying a plan to read the metric needs
 //! [`StateLayout::with_all_fluents`].
 
+pub mod packing;
+
 use std::sync::Arc;
 
 use hashbrown::HashTable;
@@ -22,6 +24,7 @@ use pddl_ground::Task;
 use pddl_ground::task::{Conjunction, FactId, FluentId, NumExpr};
 
 use crate::symmetry::{KeyScratch, Symmetry};
+pub use packing::StatePacking;
 
 /// Dense id of a registered state (index into the registry).
 pub type StateId = u32;
@@ -302,17 +305,22 @@ fn hash_words(words: &[u64]) -> u64 {
 
 /// Stores each distinct packed state once in one contiguous arena.
 ///
-/// With symmetry reduction ([`StateRegistry::with_symmetry`]) states are
+/// With symmetry reduction ([`StateRegistry::for_search`]) states are
 /// deduplicated by their [`Symmetry::key`] instead: a state whose orbit
-/// is registered gets that orbit's id, and [`StateRegistry::get`] returns
-/// the first state registered for it.
+/// is registered gets that orbit's id, and [`StateRegistry::load`] gives
+/// the first state registered for it. With a [`StatePacking`], the arena
+/// holds the states packed, and [`StateRegistry::load`] unpacks them.
 #[derive(Debug)]
 pub struct StateRegistry {
+    /// Words of a state stored in the arena (packed, with a packing).
     words_per_state: usize,
     len: u32,
     arena: Vec<u64>,
     table: HashTable<StateId>,
     orbits: Option<OrbitKeys>,
+    packing: Option<Arc<StatePacking>>,
+    /// The state being looked up, packed.
+    packed: Vec<u64>,
 }
 
 /// The keys of a registry that deduplicates orbits.
@@ -343,19 +351,30 @@ impl StateRegistry {
             arena: Vec::new(),
             table: HashTable::new(),
             orbits: None,
+            packing: None,
+            packed: Vec::new(),
         }
     }
 
-    /// An empty registry that treats the states of one orbit of
-    /// `symmetry` as one state (plain deduplication when `None`).
-    pub fn with_symmetry(words_per_state: usize, symmetry: Option<Arc<Symmetry>>) -> Self {
+    /// An empty registry for states of `words_per_state` words that
+    /// treats the states of one orbit of `symmetry` as one state (plain
+    /// deduplication when `None`) and stores them packed by `packing`.
+    pub fn for_search(
+        words_per_state: usize,
+        symmetry: Option<Arc<Symmetry>>,
+        packing: Option<Arc<StatePacking>>,
+    ) -> Self {
         StateRegistry {
+            words_per_state: packing
+                .as_ref()
+                .map_or(words_per_state, |p| p.packed_words(words_per_state)),
             orbits: symmetry.map(|symmetry| OrbitKeys {
                 symmetry,
                 keys: Vec::new(),
                 key: Vec::new(),
                 scratch: KeyScratch::default(),
             }),
+            packing,
             ..Self::new(words_per_state)
         }
     }
@@ -375,18 +394,37 @@ impl StateRegistry {
         self.orbits.is_some()
     }
 
-    /// The packed words of a registered state.
+    /// The words of registered state `id` as stored (packed, with a
+    /// packing).
     #[inline]
-    pub fn get(&self, id: StateId) -> &[u64] {
+    fn stored(&self, id: StateId) -> &[u64] {
         let w = self.words_per_state;
         &self.arena[id as usize * w..][..w]
+    }
+
+    /// Puts registered state `id` (unpacked) into `out`.
+    #[inline]
+    pub fn load(&self, id: StateId, out: &mut Vec<u64>) {
+        match &self.packing {
+            None => {
+                out.clear();
+                out.extend_from_slice(self.stored(id));
+            }
+            Some(packing) => packing.unpack(self.stored(id), out),
+        }
     }
 
     /// Whether `state` is the registered state `id` or, with symmetry
     /// reduction, in its orbit.
     pub fn is_registered_as(&mut self, id: StateId, state: &[u64]) -> bool {
         match &mut self.orbits {
-            None => self.get(id) == state,
+            None => match &self.packing {
+                None => self.stored(id) == state,
+                Some(packing) => {
+                    packing.pack(state, &mut self.packed);
+                    self.stored(id) == self.packed
+                }
+            },
             Some(orbits) => {
                 let w = orbits.compute_key(state).len();
                 orbits.keys[id as usize * w..][..w] == orbits.key[..]
@@ -399,14 +437,18 @@ impl StateRegistry {
     /// states) is exhausted.
     #[inline]
     pub fn insert(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
-        debug_assert_eq!(state.len(), self.words_per_state);
-        // What states are told apart by: the state itself or its key.
-        let (probe, stored) = match &mut self.orbits {
-            None => (state, &self.arena),
-            Some(orbits) => {
+        // What states are told apart by: the state itself (packed, with
+        // a packing) or its orbit's key.
+        let (probe, stored) = match (&mut self.orbits, &self.packing) {
+            (Some(orbits), _) => {
                 orbits.compute_key(state);
                 (&orbits.key[..], &orbits.keys)
             }
+            (None, Some(packing)) => {
+                packing.pack(state, &mut self.packed);
+                (&self.packed[..], &self.arena)
+            }
+            (None, None) => (state, &self.arena),
         };
         let w = probe.len();
         let hash = hash_words(probe);
@@ -421,7 +463,16 @@ impl StateRegistry {
         }
         let id = self.len;
         self.len += 1;
-        self.arena.extend_from_slice(state);
+        match &self.packing {
+            None => self.arena.extend_from_slice(state),
+            Some(packing) => {
+                if self.orbits.is_some() {
+                    packing.pack(state, &mut self.packed);
+                }
+                self.arena.extend_from_slice(&self.packed);
+            }
+        }
+        debug_assert_eq!(self.arena.len(), self.len as usize * self.words_per_state);
         let stored = match &mut self.orbits {
             None => &self.arena,
             Some(orbits) => {
@@ -455,7 +506,9 @@ mod tests {
             reg.insert(&[i, i * 7]);
         }
         assert_eq!(reg.insert(&[1, 3]), Some((1, false)));
-        assert_eq!(reg.get(1), &[1, 3]);
+        let mut state = Vec::new();
+        reg.load(1, &mut state);
+        assert_eq!(state, [1, 3]);
         // (1,7) and (0,0) were new, (1,2)/(1,3) were not among i*7 pairs except none.
         assert_eq!(reg.len(), 2 + 10_000);
     }
