@@ -144,8 +144,8 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         crate::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes) >> 20,
     );
     match (&result.plan, result.lower_bound) {
-        (Some(plan), _) => {
-            let optimality = match result.lower_bound {
+        (Some(plan), bound) => {
+            let optimality = match bound {
                 _ if result.proven_optimal => ", optimal".to_string(),
                 Some(bound) if bound > 0 => format!(", no plan costs less than {bound}"),
                 _ => String::new(),

@@ -3,8 +3,9 @@
 //! A state is a slice of `u64` words: first the facts, one bit each, then
 //! one word per *stored* numeric fluent holding the value's `f64` bits
 //! (NaN and -0 are canonicalised so that equal values pack equally). The
-//! [`StateRegistry`] stores each distinct state once, contiguously, and
-//! hands out dense [`StateId`]s.
+//! [`StateRegistry`] stores each distinct state once, contiguously (in
+//! fewer words where [`packing`] halves them), and hands out dense
+//! [`StateId`]s.
 //!
 //! Search layouts ([`StateLayout::new`]) leave out the fluents that can
 //! never affect which operators apply or whether the goal holds (see
