@@ -324,22 +324,49 @@ pub struct StateRegistry {
     packed: Vec<u64>,
 }
 
-/// The keys of a registry that deduplicates orbits.
+/// The keys of a registry that deduplicates orbits. Only their hashes
+/// are kept: a key holds a signature per class object, often many times
+/// the words of a (packed) state (Puzznic level 127: 60 words against 4),
+/// so a candidate's key is computed again from its stored state when its
+/// hash matches.
 #[derive(Debug)]
 struct OrbitKeys {
     symmetry: Arc<Symmetry>,
-    /// The key of every registered state, indexed like the arena.
-    keys: Vec<u64>,
+    /// The hash of every registered state's key, indexed like the arena.
+    hashes: Vec<u64>,
     /// The key being looked up.
     key: Vec<u64>,
+    /// A registered state's key, to compare with `key`.
+    stored_key: Vec<u64>,
+    /// A registered state, unpacked.
+    unpacked: Vec<u64>,
     scratch: KeyScratch,
 }
 
 impl OrbitKeys {
-    /// Computes `state`'s key into `self.key` and returns it.
-    fn compute_key(&mut self, state: &[u64]) -> &[u64] {
-        self.symmetry.key(state, &mut self.scratch, &mut self.key);
-        &self.key
+    /// Whether registered state `id`, stored as `stored` (packed by
+    /// `packing`, if any), has the key in `self.key` (whose hash is
+    /// `hash`).
+    fn stored_has_key(
+        &mut self,
+        id: StateId,
+        stored: &[u64],
+        packing: Option<&StatePacking>,
+        hash: u64,
+    ) -> bool {
+        if self.hashes[id as usize] != hash {
+            return false;
+        }
+        let state = match packing {
+            None => stored,
+            Some(packing) => {
+                packing.unpack(stored, &mut self.unpacked);
+                &self.unpacked[..]
+            }
+        };
+        self.symmetry
+            .key(state, &mut self.scratch, &mut self.stored_key);
+        self.stored_key == self.key
     }
 }
 
@@ -371,8 +398,10 @@ impl StateRegistry {
                 .map_or(words_per_state, |p| p.packed_words(words_per_state)),
             orbits: symmetry.map(|symmetry| OrbitKeys {
                 symmetry,
-                keys: Vec::new(),
+                hashes: Vec::new(),
                 key: Vec::new(),
+                stored_key: Vec::new(),
+                unpacked: Vec::new(),
                 scratch: KeyScratch::default(),
             }),
             packing,
@@ -427,8 +456,13 @@ impl StateRegistry {
                 }
             },
             Some(orbits) => {
-                let w = orbits.compute_key(state).len();
-                orbits.keys[id as usize * w..][..w] == orbits.key[..]
+                orbits
+                    .symmetry
+                    .key(state, &mut orbits.scratch, &mut orbits.key);
+                let hash = hash_words(&orbits.key);
+                let w = self.words_per_state;
+                let stored = &self.arena[id as usize * w..][..w];
+                orbits.stored_has_key(id, stored, self.packing.as_deref(), hash)
             }
         }
     }
@@ -438,25 +472,37 @@ impl StateRegistry {
     /// states) is exhausted.
     #[inline]
     pub fn insert(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
-        // What states are told apart by: the state itself (packed, with
-        // a packing) or its orbit's key.
-        let (probe, stored) = match (&mut self.orbits, &self.packing) {
-            (Some(orbits), _) => {
-                orbits.compute_key(state);
-                (&orbits.key[..], &orbits.keys)
-            }
-            (None, Some(packing)) => {
+        let w = self.words_per_state;
+        let packing = self.packing.as_deref();
+        // The state as stored: packed, with a packing.
+        let stored_form = match packing {
+            None => state,
+            Some(packing) => {
                 packing.pack(state, &mut self.packed);
-                (&self.packed[..], &self.arena)
+                &self.packed[..]
             }
-            (None, None) => (state, &self.arena),
         };
-        let w = probe.len();
-        let hash = hash_words(probe);
-        if let Some(&id) = self
-            .table
-            .find(hash, |&id| &stored[id as usize * w..][..w] == probe)
-        {
+        let arena = &self.arena;
+        let (hash, found) = match &mut self.orbits {
+            None => {
+                let hash = hash_words(stored_form);
+                let found = self
+                    .table
+                    .find(hash, |&id| &arena[id as usize * w..][..w] == stored_form);
+                (hash, found)
+            }
+            Some(orbits) => {
+                orbits
+                    .symmetry
+                    .key(state, &mut orbits.scratch, &mut orbits.key);
+                let hash = hash_words(&orbits.key);
+                let found = self.table.find(hash, |&id| {
+                    orbits.stored_has_key(id, &arena[id as usize * w..][..w], packing, hash)
+                });
+                (hash, found)
+            }
+        };
+        if let Some(&id) = found {
             return Some((id, false));
         }
         if self.len == u32::MAX {
@@ -464,31 +510,28 @@ impl StateRegistry {
         }
         let id = self.len;
         self.len += 1;
-        match &self.packing {
-            None => self.arena.extend_from_slice(state),
-            Some(packing) => {
-                if self.orbits.is_some() {
-                    packing.pack(state, &mut self.packed);
-                }
-                self.arena.extend_from_slice(&self.packed);
+        self.arena.extend_from_slice(stored_form);
+        debug_assert_eq!(self.arena.len(), self.len as usize * w);
+        match &mut self.orbits {
+            None => {
+                let arena = &self.arena;
+                self.table
+                    .insert_unique(hash, id, |&id| hash_words(&arena[id as usize * w..][..w]));
+            }
+            Some(orbits) => {
+                orbits.hashes.push(hash);
+                let hashes = &orbits.hashes;
+                self.table
+                    .insert_unique(hash, id, |&id| hashes[id as usize]);
             }
         }
-        debug_assert_eq!(self.arena.len(), self.len as usize * self.words_per_state);
-        let stored = match &mut self.orbits {
-            None => &self.arena,
-            Some(orbits) => {
-                orbits.keys.extend_from_slice(&orbits.key);
-                &orbits.keys
-            }
-        };
-        self.table
-            .insert_unique(hash, id, |&id| hash_words(&stored[id as usize * w..][..w]));
         Some((id, true))
     }
 
-    /// Estimated bytes used by the arena, the keys and the hash table.
+    /// Estimated bytes used by the arena, the keys' hashes and the hash
+    /// table.
     pub fn memory_bytes(&self) -> u64 {
-        let keys = self.orbits.as_ref().map_or(0, |o| o.keys.capacity());
+        let keys = self.orbits.as_ref().map_or(0, |o| o.hashes.capacity());
         ((self.arena.capacity() + keys) * 8 + self.table.capacity() * 5) as u64
     }
 }

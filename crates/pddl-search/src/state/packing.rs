@@ -71,7 +71,7 @@ impl StatePacking {
     }
 
     /// The packing of `task`'s states, however few words it saves.
-    fn build(task: &Task, fact_words: usize) -> StatePacking {
+    pub(crate) fn build(task: &Task, fact_words: usize) -> StatePacking {
         let variables = Variables::new(task);
         let mut slots = vec![Slot::Bit(0); task.facts.len()];
         let mut bit_facts = Vec::new();
@@ -207,7 +207,9 @@ mod tests {
     use super::StatePacking;
     use crate::options::{Engine, HeuristicKind, SearchOptions};
     use crate::search_algorithms::Monitor;
+    use crate::state::StateRegistry;
     use crate::successor::StateSpace;
+    use crate::symmetry::Symmetry;
     use crate::testing::{Lcg, random_task, ring};
     use crate::{NoObserver, run_engine};
 
@@ -248,6 +250,49 @@ mod tests {
             }
         }
         assert!(packed_tasks >= 100, "{packed_tasks}");
+    }
+
+    #[test]
+    fn orbit_registries_agree_packed_or_not() {
+        let mut rng = Lcg(13);
+        let mut symmetric = 0;
+        for round in 0..300 {
+            let mut task = random_task(&mut rng);
+            // Not an automorphism of the random operators, but the
+            // registries treat it as one all the same.
+            task.interchangeable_objects = vec![vec!["o0".into(), "o1".into()]];
+            let mut space = StateSpace::new(&task);
+            let Some(symmetry) = Symmetry::new(&task, &space.layout) else {
+                continue;
+            };
+            symmetric += 1;
+            let symmetry = Arc::new(symmetry);
+            let symmetry_ref = symmetry.clone();
+            let packing = Arc::new(StatePacking::build(&task, space.layout.fact_words()));
+            let words = space.layout.words();
+            let mut plain = StateRegistry::for_search(words, Some(symmetry.clone()), None);
+            let mut packed = StateRegistry::for_search(words, Some(symmetry), Some(packing));
+            let states = reachable(&mut space);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            // The reference: orbits told apart by their whole keys.
+            let mut orbits: hashbrown::HashMap<Vec<u64>, u32> = hashbrown::HashMap::new();
+            let mut scratch = crate::symmetry::KeyScratch::default();
+            for state in &states {
+                let mut key = Vec::new();
+                symmetry_ref.key(state, &mut scratch, &mut key);
+                let next = orbits.len() as u32;
+                let expected = *orbits.entry(key).or_insert(next);
+                let (id, new) = plain.insert(state).expect("room");
+                assert_eq!((id, new), (expected, expected == next), "round {round}");
+                assert_eq!(packed.insert(state), Some((id, new)), "round {round}");
+                assert!(packed.is_registered_as(id, state), "round {round}");
+                plain.load(id, &mut a);
+                packed.load(id, &mut b);
+                assert_eq!(a, b, "round {round}");
+            }
+            assert!(plain.len() <= states.len());
+        }
+        assert!(symmetric >= 100, "{symmetric}");
     }
 
     #[test]
