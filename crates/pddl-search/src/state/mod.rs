@@ -474,17 +474,23 @@ impl StateRegistry {
     pub fn insert(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
         let w = self.words_per_state;
         let packing = self.packing.as_deref();
-        // The state as stored: packed, with a packing.
-        let stored_form = match packing {
-            None => state,
+        // The state as stored: packed, with a packing (with symmetry
+        // reduction, only once it turns out to be new).
+        let pack = |state, packed: &mut Vec<u64>| match packing {
+            None => false,
             Some(packing) => {
-                packing.pack(state, &mut self.packed);
-                &self.packed[..]
+                packing.pack(state, packed);
+                true
             }
         };
         let arena = &self.arena;
         let (hash, found) = match &mut self.orbits {
             None => {
+                let stored_form = if pack(state, &mut self.packed) {
+                    &self.packed[..]
+                } else {
+                    state
+                };
                 let hash = hash_words(stored_form);
                 let found = self
                     .table
@@ -510,6 +516,14 @@ impl StateRegistry {
         }
         let id = self.len;
         self.len += 1;
+        if self.orbits.is_some() {
+            pack(state, &mut self.packed);
+        }
+        let stored_form = if packing.is_some() {
+            &self.packed[..]
+        } else {
+            state
+        };
         self.arena.extend_from_slice(stored_form);
         debug_assert_eq!(self.arena.len(), self.len as usize * w);
         match &mut self.orbits {
