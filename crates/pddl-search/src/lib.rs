@@ -34,7 +34,7 @@ use pddl_ground::task::CostModel;
 pub use pddl_ground::task::{Cost, OperatorId};
 
 use heuristics::CostType;
-use open_lists::{AlternationOpenList, BucketOpenList, TieBreakingOpenList};
+use open_lists::{AlternationOpenList, BucketOpenList, KeyedFifoOpenList, TieBreakingOpenList};
 pub use options::{BACKGROUND_DELAY, Engine, HeuristicKind, SearchOptions, UnknownName};
 pub use result::{
     NoObserver, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchResult, Statistics,
@@ -370,8 +370,17 @@ fn eager_one_heuristic(
         second_core_taken,
         heuristic,
         |h, parallel| {
-            let open = TieBreakingOpenList::new(false);
-            eager::run(space, &mut [h], params, open, monitor, parallel)
+            // A*'s keys `[f, h]` take few values where operators cost 0 or
+            // 1 (Puzznic): a queue per key holds an entry in 4 bytes
+            // instead of 32, popping in the same order.
+            let unit_costs = space.task.operators.iter().all(|o| o.cost <= 1);
+            if params.priority == Priority::AStar && unit_costs {
+                let open = KeyedFifoOpenList::new();
+                eager::run(space, &mut [h], params, open, monitor, parallel)
+            } else {
+                let open = TieBreakingOpenList::new(false);
+                eager::run(space, &mut [h], params, open, monitor, parallel)
+            }
         },
     )
 }

@@ -5,10 +5,12 @@
 
 mod alternation;
 mod bucket;
+mod keyed_fifo;
 mod tie_breaking;
 
 pub use alternation::AlternationOpenList;
 pub use bucket::BucketOpenList;
+pub use keyed_fifo::KeyedFifoOpenList;
 pub use tie_breaking::TieBreakingOpenList;
 
 /// A priority key: compared lexicographically, smaller first.
