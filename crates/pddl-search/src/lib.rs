@@ -321,6 +321,12 @@ fn improve_if(
     plan_improvement::improve_plan(space, &plan, budget, cancel)
 }
 
+/// Whether every operator costs 0 or 1: then A*'s `f` and `h` are small
+/// integers that repeat, which bucket queues make use of.
+fn costs_are_zero_or_one(task: &Task) -> bool {
+    task.operators.iter().all(|o| o.cost <= 1)
+}
+
 /// Whether any precondition, effect condition, axiom body or goal
 /// compares numbers.
 pub(crate) fn has_numeric_conditions(task: &Task) -> bool {
@@ -373,8 +379,7 @@ fn eager_one_heuristic(
             // A*'s keys `[f, h]` take few values where operators cost 0 or
             // 1 (Puzznic): a queue per key holds an entry in 4 bytes
             // instead of 32, popping in the same order.
-            let unit_costs = space.task.operators.iter().all(|o| o.cost <= 1);
-            if params.priority == Priority::AStar && unit_costs {
+            if params.priority == Priority::AStar && costs_are_zero_or_one(space.task) {
                 let open = KeyedFifoOpenList::new();
                 eager::run(space, &mut [h], params, open, monitor, parallel)
             } else {
@@ -428,7 +433,7 @@ pub(crate) fn run_engine(
             // integer, so a bucket queue beats a heap.
             if weight == 1.0
                 && options.heuristic == HeuristicKind::Blind
-                && task.operators.iter().all(|o| o.cost <= 1)
+                && costs_are_zero_or_one(task)
             {
                 eager::run(
                     space,
