@@ -74,9 +74,7 @@ pub fn search(
         cancel,
         observer,
     );
-    let mut space = StateSpace::new(task);
-    space.reduce_symmetry(options.symmetry_reduction);
-    space.pack_states(true);
+    let mut space = search_space(task, options);
     let turns::FirstSearch {
         result: first,
         deciding_turn_evaluated,
@@ -187,6 +185,15 @@ pub fn search(
         lower_bound,
         statistics,
     }
+}
+
+/// The state space a search of `task` with `options` runs in: symmetry
+/// reduced as the options say, states packed where that pays.
+pub(crate) fn search_space<'t>(task: &'t Task, options: &SearchOptions) -> StateSpace<'t> {
+    let mut space = StateSpace::new(task);
+    space.reduce_symmetry(options.symmetry_reduction);
+    space.pack_states(true);
+    space
 }
 
 /// Whether the configured search is plain A* (weight 1) with an

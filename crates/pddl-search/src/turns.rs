@@ -21,7 +21,7 @@ use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_
 use crate::successor::StateSpace;
 use crate::{
     Engine, HeuristicKind, Outcome, Progress, SearchObserver, SearchOptions, Statistics,
-    has_numeric_conditions, run_engine,
+    has_numeric_conditions, run_engine, search_space,
 };
 
 /// The first search: the configured search gets
@@ -209,9 +209,7 @@ fn with_background_last_turn(
                 return;
             }
             let search = || {
-                let mut space = StateSpace::new(task);
-                space.reduce_symmetry(options.symmetry_reduction);
-                space.pack_states(true);
+                let mut space = search_space(task, options);
                 let mut observer = ProgressSender(sender);
                 let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
                 let mut monitor = Monitor::new(time_limit, memory_limit, &stop, &mut observer);
