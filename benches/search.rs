@@ -15,16 +15,18 @@
 //!   expansions).
 
 use std::hint::black_box;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-use pddl_ground::{GroundOptions, Task, ground};
+use pddl_ground::Task;
 use pddl_search::heuristics::{CostType, create};
 use pddl_search::successor::StateSpace;
 use pddl_search::{Engine, HeuristicKind, NoObserver, SearchOptions, search};
+
+mod common;
+use common::{BLOCKS_DOMAIN, blocks_problem, ground_text, puzznic_task};
 
 const EIGHT_PUZZLE_DOMAIN: &str = "
 (define (domain strips-sliding-tile)
@@ -70,73 +72,6 @@ fn eight_puzzle_problem(tiles: [[u32; 3]; 3]) -> String {
         "(define (problem hard8) (:domain strips-sliding-tile)
           (:objects t1 t2 t3 t4 t5 t6 t7 t8 p1 p2 p3) (:init {init}) (:goal (and {goal})))"
     )
-}
-
-const BLOCKS_DOMAIN: &str = "
-(define (domain blocks)
-  (:requirements :strips)
-  (:predicates (on ?x ?y) (ontable ?x) (clear ?x) (handempty) (holding ?x))
-  (:action pick-up :parameters (?x)
-    :precondition (and (clear ?x) (ontable ?x) (handempty))
-    :effect (and (not (ontable ?x)) (not (clear ?x)) (not (handempty)) (holding ?x)))
-  (:action put-down :parameters (?x)
-    :precondition (holding ?x)
-    :effect (and (not (holding ?x)) (clear ?x) (handempty) (ontable ?x)))
-  (:action stack :parameters (?x ?y)
-    :precondition (and (holding ?x) (clear ?y))
-    :effect (and (not (holding ?x)) (not (clear ?y)) (clear ?x) (handempty) (on ?x ?y)))
-  (:action unstack :parameters (?x ?y)
-    :precondition (and (on ?x ?y) (clear ?x) (handempty))
-    :effect (and (holding ?x) (clear ?y) (not (clear ?x)) (not (handempty)) (not (on ?x ?y)))))";
-
-/// A blocks-world problem with `n` blocks in pseudo-random towers (fixed seed).
-fn blocks_problem(n: usize, seed: u64) -> String {
-    let mut rng = seed;
-    let mut next = move || {
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (rng >> 33) as usize
-    };
-    let mut towers = |goal: bool| {
-        let mut order: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, next() % (i + 1));
-        }
-        let mut facts = String::new();
-        let mut below: Option<usize> = None;
-        for &x in &order {
-            match below {
-                Some(y) if next() % 3 != 0 => facts.push_str(&format!(" (on b{x} b{y})")),
-                _ => {
-                    if let Some(y) = below.filter(|_| !goal) {
-                        facts.push_str(&format!(" (clear b{y})"));
-                    }
-                    if !goal {
-                        facts.push_str(&format!(" (ontable b{x})"));
-                    }
-                }
-            }
-            below = Some(x);
-        }
-        if let Some(y) = below.filter(|_| !goal) {
-            facts.push_str(&format!(" (clear b{y}) (handempty)"));
-        }
-        facts
-    };
-    let init = towers(false);
-    let goal = towers(true);
-    let objects: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
-    format!(
-        "(define (problem blocks-{n}) (:domain blocks) (:objects {}) (:init {init}) (:goal (and {goal})))",
-        objects.join(" ")
-    )
-}
-
-fn ground_text(domain: &str, problem: &str) -> Task {
-    let d = pddl_syntax::parse_domain(domain).expect("domain parses");
-    let p = pddl_syntax::parse_problem(problem).expect("problem parses");
-    ground(&d, &p, &GroundOptions::default()).expect("grounds")
 }
 
 /// Benchmarks whole searches of `task` under `options` as `name`.
@@ -221,23 +156,6 @@ fn bench_hff_blocks(c: &mut Criterion) {
     group.sample_size(10);
     bench_search(&mut group, "lazy-greedy-solve", &task, &options);
     group.finish();
-}
-
-/// The ground task of a shared Game Boy level, `None` without `../shared`.
-fn puzznic_task(level: &str) -> Option<Task> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzznic/gameboy"
-    ));
-    let level_path = dir.join(format!("{level}.txt"));
-    if !level_path.exists() {
-        eprintln!("skipped Puzznic level {level}: ../shared/puzznic is absent");
-        return None;
-    }
-    let level_data = planner::puzznic::read_level(&level_path, None).expect("the level reads");
-    let problem = planner::puzznic::problem_pddl(&level_data, &format!("puzznic-{level}"));
-    let domain = include_str!("../domains/puzznic/domain.pddl");
-    Some(ground_text(domain, &problem))
 }
 
 /// A* on a Puzznic level on one thread and on two: the same search, of

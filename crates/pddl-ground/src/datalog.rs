@@ -18,27 +18,61 @@
 
 use crate::normalize::{Arg, Formula, LAtom, Model, ObjId, PredKind, QVar, VarId};
 use crate::{GroundError, GroundOptions};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashTable, hash_table};
 use std::collections::VecDeque;
 
 const NONE: u32 = u32::MAX;
 
 /// A set of tuples of one predicate, in insertion order.
+///
+/// Tuples live in one flat array; the hash tables hold tuple ids and hash
+/// the tuples' values where they lie, so a tuple is stored once and
+/// inserting or indexing it allocates no key of its own.
 #[derive(Debug, Default)]
 pub(crate) struct Relation {
     pub arity: usize,
     len: u32,
     data: Vec<ObjId>,
-    set: HashMap<Box<[ObjId]>, u32>,
+    /// Every tuple's id, hashed by its values.
+    set: HashTable<u32>,
     /// Tuples `0..processed` have been joined and indexed.
     processed: u32,
     indexes: Vec<Index>,
 }
 
+/// The processed tuples of a relation grouped by their values at some
+/// positions.
 #[derive(Debug)]
 struct Index {
     positions: Vec<usize>,
-    map: HashMap<Box<[ObjId]>, Vec<u32>>,
+    /// Per distinct key, a tuple that has it and every tuple that has it
+    /// (in insertion order).
+    groups: HashTable<(u32, Vec<u32>)>,
+}
+
+/// The hash of a sequence of object ids, the same for a tuple and for an
+/// index key picked from one. A multiply-xorshift mix per value: tuples
+/// are short, and hashbrown takes its bucket from the low bits and its
+/// tag from the top seven, which this spreads.
+fn hash_values(values: impl Iterator<Item = ObjId>) -> u64 {
+    let mut h: u64 = 0x243f_6a88_85a3_08d3;
+    for v in values {
+        h = (h ^ u64::from(v)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^= h >> 29;
+    }
+    h
+}
+
+/// Whether two sequences of object ids are equal (a plain loop: for short
+/// slices a `memcmp` call costs more than the comparison).
+fn same_values(a: impl Iterator<Item = ObjId>, b: impl Iterator<Item = ObjId>) -> bool {
+    a.eq(b)
+}
+
+/// Tuple `id` of a flat array of tuples of `arity` values.
+fn tuple_at(data: &[ObjId], arity: usize, id: u32) -> &[ObjId] {
+    let start = id as usize * arity;
+    &data[start..start + arity]
 }
 
 impl Relation {
@@ -56,21 +90,29 @@ impl Relation {
 
     /// The `i`-th tuple.
     pub fn tuple(&self, i: u32) -> &[ObjId] {
-        let start = i as usize * self.arity;
-        &self.data[start..start + self.arity]
+        tuple_at(&self.data, self.arity, i)
     }
 
     /// The index of a tuple, if present.
     pub fn find(&self, args: &[ObjId]) -> Option<u32> {
-        self.set.get(args).copied()
+        let hash = hash_values(args.iter().copied());
+        let same = |&id: &u32| same_values(self.tuple(id).iter().copied(), args.iter().copied());
+        self.set.find(hash, same).copied()
     }
 
     fn insert(&mut self, args: &[ObjId]) -> Option<u32> {
-        if self.set.contains_key(args) {
-            return None;
-        }
+        let hash = hash_values(args.iter().copied());
+        let (data, arity) = (&self.data, self.arity);
+        let tuple = |id: u32| tuple_at(data, arity, id);
         let id = self.len;
-        self.set.insert(args.into(), id);
+        let same = |&other: &u32| same_values(tuple(other).iter().copied(), args.iter().copied());
+        let rehash = |&other: &u32| hash_values(tuple(other).iter().copied());
+        match self.set.entry(hash, same, rehash) {
+            hash_table::Entry::Occupied(_) => return None,
+            hash_table::Entry::Vacant(slot) => {
+                slot.insert(id);
+            }
+        }
         self.data.extend_from_slice(args);
         self.len += 1;
         Some(id)
@@ -82,20 +124,45 @@ impl Relation {
         }
         self.indexes.push(Index {
             positions: positions.to_vec(),
-            map: HashMap::new(),
+            groups: HashTable::new(),
         });
         self.indexes.len() - 1
+    }
+
+    /// The processed tuples whose values at index `ix`'s positions are
+    /// `key`, in insertion order.
+    fn lookup(&self, ix: usize, key: &[ObjId]) -> &[u32] {
+        let index = &self.indexes[ix];
+        let hash = hash_values(key.iter().copied());
+        index
+            .groups
+            .find(hash, |(first, _)| {
+                let tuple = self.tuple(*first);
+                same_values(
+                    index.positions.iter().map(|&p| tuple[p]),
+                    key.iter().copied(),
+                )
+            })
+            .map_or(&[], |(_, ids)| ids.as_slice())
     }
 
     /// Marks the next tuple processed and adds it to the indexes.
     fn process(&mut self, i: u32) {
         debug_assert_eq!(i, self.processed);
         self.processed = i + 1;
-        let start = i as usize * self.arity;
-        let tuple = &self.data[start..start + self.arity];
+        let (data, arity) = (&self.data, self.arity);
         for index in &mut self.indexes {
-            let key: Box<[ObjId]> = index.positions.iter().map(|&p| tuple[p]).collect();
-            index.map.entry(key).or_default().push(i);
+            let positions = &index.positions;
+            let key = |id: u32| positions.iter().map(move |&p| tuple_at(data, arity, id)[p]);
+            let hash = hash_values(key(i));
+            let same = |(first, _): &(u32, Vec<u32>)| same_values(key(*first), key(i));
+            let rehash = |(first, _): &(u32, Vec<u32>)| hash_values(key(*first));
+            match index.groups.entry(hash, same, rehash) {
+                hash_table::Entry::Occupied(mut group) => group.get_mut().1.push(i),
+                hash_table::Entry::Vacant(slot) => {
+                    slot.insert((i, vec![i]));
+                }
+            }
         }
     }
 }
@@ -486,10 +553,7 @@ impl Engine {
                         Some(i) if i < rel.processed => Cands::One(i),
                         _ => Cands::Empty,
                     },
-                    Access::Index(ix) => rel.indexes[ix]
-                        .map
-                        .get(&key[..])
-                        .map_or(Cands::Empty, |l| Cands::List(l)),
+                    Access::Index(ix) => Cands::List(rel.lookup(ix, key)),
                     Access::Scan => Cands::Empty,
                 }
             }
