@@ -153,6 +153,28 @@ fn a_stopped_optimal_search_states_its_lower_bound_and_a_plan_its_own() {
 }
 
 #[test]
+fn a_quiet_stopped_search_says_why_in_one_line_with_its_bound() {
+    let (status, stdout, stderr) = run(&[
+        TILES_DOMAIN,
+        HARD_TILES,
+        "--optimal",
+        "--time-limit",
+        "0.3",
+        "-q",
+    ]);
+    assert_eq!(status, Some(5), "{stderr}");
+    assert_eq!(stdout, "");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    let bound: u64 = lines[0]
+        .strip_prefix("time limit: no plan costs less than ")
+        .unwrap_or_else(|| panic!("not the quiet summary: {stderr}"))
+        .parse()
+        .expect("a number");
+    assert!((1..=38).contains(&bound), "{bound}");
+}
+
+#[test]
 fn memory_limit_exits_6() {
     let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--memory-limit", "20"]);
     assert_eq!(status, Some(6), "{stderr}");

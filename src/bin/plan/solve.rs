@@ -28,7 +28,8 @@ pub struct SolveArgs {
     /// Print one JSON object with the result instead of the plan.
     #[arg(long)]
     pub json: bool,
-    /// No progress on standard error.
+    /// No progress or statistics on standard error; without a plan, one
+    /// line saying why (and the proven bound, if any).
     #[arg(short, long)]
     pub quiet: bool,
 }
@@ -130,8 +131,16 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
     let result = &solution.result;
     let stats = &result.statistics;
     if quiet {
+        // One line, and only without a plan: why there is none and, where
+        // optimal search proved one, the bound.
         if result.plan.is_none() {
-            eprintln!("{}", outcome_name(result.outcome));
+            match result.lower_bound {
+                Some(bound) if bound > 0 => eprintln!(
+                    "{}: no plan costs less than {bound}",
+                    outcome_name(result.outcome)
+                ),
+                _ => eprintln!("{}", outcome_name(result.outcome)),
+            }
         }
         return;
     }
