@@ -754,8 +754,12 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
         emit_limit: options.max_facts.min(options.max_operators),
     };
     let mut triggers: Vec<Vec<(u32, u32)>> = vec![Vec::new(); engine.relations.len()];
-    // Rules waiting for a ground atom, and how many each still misses.
-    let mut ground_triggers: HashMap<(u32, Box<[ObjId]>), Vec<u32>> = HashMap::new();
+    // Per predicate, the rules waiting for a ground atom of it (looked up
+    // by the tuple alone, without building a key), and how many atoms each
+    // rule still misses.
+    let mut ground_triggers: Vec<HashMap<Box<[ObjId]>, Vec<u32>>> = (0..engine.relations.len())
+        .map(|_| HashMap::new())
+        .collect();
     let mut missing: Vec<usize> = Vec::with_capacity(engine.rules.len());
     for (ri, rule) in engine.rules.iter().enumerate() {
         for (pi, plan) in rule.plans.iter().enumerate() {
@@ -764,8 +768,8 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
             }
         }
         for (pred, args) in &rule.ground_body {
-            ground_triggers
-                .entry((*pred, args.as_slice().into()))
+            ground_triggers[*pred as usize]
+                .entry(args.as_slice().into())
                 .or_default()
                 .push(ri as u32);
         }
@@ -858,7 +862,7 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
         tuple.extend_from_slice(rel.tuple(i));
         // Ground atoms: a rule whose last one this is evaluates in full
         // (its other atoms may have been processed long ago).
-        if let Some(waiting) = ground_triggers.get(&(pred, tuple.as_slice().into())) {
+        if let Some(waiting) = ground_triggers[pred as usize].get(tuple.as_slice()) {
             for &ri in waiting {
                 missing[ri as usize] -= 1;
                 if missing[ri as usize] > 0 {
