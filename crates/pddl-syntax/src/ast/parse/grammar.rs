@@ -554,7 +554,7 @@ impl<'a> Parser<'a> {
                 return Err(self.expected("a requirement such as `:strips`, or `)`"));
             }
             let token = self.bump();
-            let keyword = lexer::lower(self.text_of(token.span));
+            let keyword = lowered(self.text_of(token.span));
             match Requirement::from_keyword(&keyword) {
                 Some(requirement) => flags.push(RequirementFlag {
                     requirement,
@@ -700,8 +700,8 @@ impl<'a> Parser<'a> {
                 return Err(self.expected("`:parameters`, `:precondition`, `:effect` or `)`"));
             }
             let token = self.bump();
-            let keyword = lexer::lower(self.text_of(token.span));
-            let duplicate = match keyword.as_str() {
+            let keyword = lowered(self.text_of(token.span));
+            let duplicate = match keyword.as_ref() {
                 ":parameters" => parameters.replace(self.parameter_list()?).is_some(),
                 ":precondition" => precondition
                     .replace(self.optional_condition(Context::Plain)?)
@@ -774,7 +774,7 @@ impl<'a> Parser<'a> {
         open: Span,
     ) -> PResult<()> {
         let (keyword, keyword_span) = self.section_keyword()?;
-        let duplicate = match keyword.as_str() {
+        let duplicate = match keyword.as_ref() {
             ":domain" => domain.replace(self.name("a domain name")?).is_some(),
             ":requirements" => {
                 let flags = self.requirements(open)?;
