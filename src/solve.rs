@@ -2,7 +2,7 @@
 
 use crate::exit;
 use crate::load::{CheckedTask, LoadError, load_task};
-use pddl_ground::task::CostModel;
+use pddl_ground::task::{CostModel, Name};
 use pddl_ground::{GroundError, GroundOptions, Task};
 use pddl_search::{Plan, SearchObserver, SearchOptions, SearchResult};
 use std::path::Path;
@@ -176,7 +176,7 @@ pub fn validate_plan(
             let operator = &task.operators[op as usize];
             pddl_validate::PlanStep::new(
                 operator.name.as_str(),
-                operator.args.iter().map(String::as_str),
+                operator.args.iter().map(Name::as_str),
             )
         })
         .collect();

@@ -29,6 +29,12 @@ const MAX_LIFTED_TUPLES: usize = 4_000;
 
 type Atom = (String, Vec<String>);
 
+/// A ground atom as the lifted state names it.
+fn atom_key(atom: &planner::ground::task::GroundAtom) -> Atom {
+    let args = atom.args.iter().map(|a| a.to_string()).collect();
+    (atom.predicate.to_string(), args)
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -45,11 +51,7 @@ fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
         };
     let initial = LiftedState::initial(&checked.domain, &checked.problem)
         .unwrap_or_else(|e| panic!("{}: {e:?}", problem.display()));
-    let ground_atoms: BTreeSet<Atom> = task
-        .facts
-        .iter()
-        .map(|a| (a.predicate.clone(), a.args.clone()))
-        .collect();
+    let ground_atoms: BTreeSet<Atom> = task.facts.iter().map(atom_key).collect();
     let compiled_away = |state: &LiftedState| -> BTreeSet<Atom> {
         state
             .atoms()
@@ -218,7 +220,7 @@ fn compare_states(
     let view = space.view(ground, &mut fluents);
     let lifted_atoms: BTreeSet<Atom> = lifted.atoms().into_iter().collect();
     for (id, atom) in task.facts.iter().enumerate() {
-        let key = (atom.predicate.clone(), atom.args.clone());
+        let key = atom_key(atom);
         assert_eq!(
             has_fact(view.facts, id as u32),
             lifted_atoms.contains(&key),
@@ -230,9 +232,7 @@ fn compare_states(
     let lifted_fluents: BTreeMap<Atom, f64> = lifted.fluents().into_iter().collect();
     for (id, atom) in task.fluents.iter().enumerate() {
         let ground_value = fluents[id];
-        let lifted_value = lifted_fluents
-            .get(&(atom.predicate.clone(), atom.args.clone()))
-            .copied();
+        let lifted_value = lifted_fluents.get(&atom_key(atom)).copied();
         match lifted_value {
             Some(v) => assert!(
                 (v - ground_value).abs() <= 1e-9 * v.abs().max(1.0),

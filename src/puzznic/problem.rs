@@ -82,14 +82,14 @@ pub fn tile_objects(board: &Board) -> Vec<TileObject> {
 
 /// The player move of a ground action, `None` for the physics actions
 /// (`gravity-step`, `vanish`) and anything else.
-pub fn action_move(name: &str, args: &[String]) -> Option<Move> {
+pub fn action_move(name: &str, args: &[impl AsRef<str>]) -> Option<Move> {
     let direction = match name {
         "push-left" => Direction::Left,
         "push-right" => Direction::Right,
         _ => return None,
     };
     Some(Move {
-        from: parse_cell_name(args.first()?)?,
+        from: parse_cell_name(args.first()?.as_ref())?,
         direction,
     })
 }
@@ -100,9 +100,9 @@ pub fn action_move(name: &str, args: &[String]) -> Option<Move> {
 /// still is timed by the physics steps that changed the board since the
 /// push before it. Legality is not checked here; replaying the result
 /// ([`super::simulator::replay_real_time`]) does that.
-pub fn timed_moves<'a>(
+pub fn timed_moves<'a, S: AsRef<str> + 'a>(
     start: &Board,
-    actions: impl IntoIterator<Item = (&'a str, &'a [String])>,
+    actions: impl IntoIterator<Item = (&'a str, &'a [S])>,
 ) -> Vec<TimedMove> {
     let mut board = start.clone();
     let mut steps = 0;

@@ -5,8 +5,8 @@
 use crate::datalog::Reach;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
 use crate::task::{
-    Axiom, ConditionalEffect, Conjunction, FactId, FluentId, GroundAtom, NumCondition, NumEffect,
-    NumExpr, Operator,
+    Axiom, ConditionalEffect, Conjunction, FactId, FluentId, GroundAtom, Name, NumCondition,
+    NumEffect, NumExpr, Operator,
 };
 use crate::{GroundError, GroundOptions};
 use indexmap::IndexMap;
@@ -74,6 +74,9 @@ struct Grounder<'a> {
     aux_axioms: Vec<Axiom>,
     /// Interned fluents, keyed by `[function, args...]`.
     fluents: IndexMap<Vec<u32>, FluentId>,
+    /// The model's object names, shared by every ground atom and operator
+    /// that names them (a reference count each, not a copy).
+    object_names: Vec<Name>,
     key: Vec<ObjId>,
     budget: usize,
 }
@@ -533,10 +536,10 @@ impl Grounder<'_> {
         (self.model.predicates[pred].kind == PredKind::Derived).then(|| self.pred_strata[pred])
     }
 
-    fn new_fact(&mut self, predicate: &str, args: Vec<String>, stratum: Option<u32>) -> FactId {
+    fn new_fact(&mut self, predicate: &str, args: Vec<Name>, stratum: Option<u32>) -> FactId {
         let id = self.n_facts + self.extra_facts.len() as FactId;
         self.extra_facts.push(GroundAtom {
-            predicate: predicate.to_string(),
+            predicate: predicate.into(),
             args,
         });
         self.extra_derived.push(stratum);
@@ -592,7 +595,7 @@ impl Grounder<'_> {
                     .max()
                     .unwrap_or(0);
                 let n = self.extra_facts.len().to_string();
-                let head = self.new_fact("@or", vec![n], Some(stratum));
+                let head = self.new_fact("@or", vec![n.into()], Some(stratum));
                 for mut body in bodies {
                     tidy(&mut body);
                     self.aux_axioms.push(Axiom {
@@ -607,9 +610,9 @@ impl Grounder<'_> {
         out
     }
 
-    fn object_names(&self, args: &[ObjId]) -> Vec<String> {
+    fn object_names(&self, args: &[ObjId]) -> Vec<Name> {
         args.iter()
-            .map(|&o| self.model.objects[o as usize].clone())
+            .map(|&o| self.object_names[o as usize].clone())
             .collect()
     }
 }
@@ -672,6 +675,7 @@ pub(crate) fn instantiate(
     reach: &Reach,
     options: &GroundOptions,
 ) -> Result<RawTask, GroundError> {
+    let object_names: Vec<Name> = model.objects.iter().map(|o| Name::from(&**o)).collect();
     let mut fact_offset = Vec::with_capacity(model.predicates.len());
     let mut facts = Vec::new();
     let mut derived = Vec::new();
@@ -681,13 +685,14 @@ pub(crate) fn instantiate(
             continue;
         }
         let rel = &reach.relations[p];
+        let predicate: Name = Name::from(&*pred.name);
         for i in 0..rel.len() as u32 {
             facts.push(GroundAtom {
-                predicate: pred.name.clone(),
+                predicate: predicate.clone(),
                 args: rel
                     .tuple(i)
                     .iter()
-                    .map(|&o| model.objects[o as usize].clone())
+                    .map(|&o| object_names[o as usize].clone())
                     .collect(),
             });
             derived.push(pred.kind == PredKind::Derived);
@@ -703,6 +708,7 @@ pub(crate) fn instantiate(
         pred_strata: strata(model)?,
         aux_axioms: Vec::new(),
         fluents: IndexMap::new(),
+        object_names,
         key: Vec::new(),
         budget: MAX_FORMULA_NODES,
     };
@@ -711,6 +717,7 @@ pub(crate) fn instantiate(
     let mut conditional_numeric = Vec::new();
     let mut conditional_count = 0usize;
     for (ai, action) in model.actions.iter().enumerate() {
+        let action_name: Name = Name::from(&*action.name);
         let rel = &reach.relations[reach.action_bindings[ai] as usize];
         let n_params = action.params.len();
         let mut order: Vec<u32> = (0..rel.len() as u32).collect();
@@ -777,7 +784,7 @@ pub(crate) fn instantiate(
             let args = gr.object_names(&params);
             for precondition in disjuncts {
                 operators.push(Operator {
-                    name: action.name.clone(),
+                    name: action_name.clone(),
                     args: args.clone(),
                     precondition,
                     add: effects.add.clone(),
@@ -890,11 +897,8 @@ pub(crate) fn instantiate(
         .fluents
         .keys()
         .map(|key| GroundAtom {
-            predicate: model.functions[key[0] as usize].name.clone(),
-            args: key[1..]
-                .iter()
-                .map(|&o| model.objects[o as usize].clone())
-                .collect(),
+            predicate: Name::from(&*model.functions[key[0] as usize].name),
+            args: gr.object_names(&key[1..]),
         })
         .collect();
     let init_fluents = gr

@@ -30,21 +30,18 @@ use crate::task::{GroundAtom, Task};
 /// interchangeable objects of `model`, grounded as `task`.
 pub(crate) fn interchangeable_objects(model: &Model, task: &Task) -> Vec<Vec<String>> {
     let n = model.objects.len();
-    let in_task = |atoms: &[GroundAtom]| -> HashSet<(String, Vec<String>)> {
+    // Atoms by name, borrowed from the task and the model.
+    fn by_name(atoms: &[GroundAtom]) -> HashSet<(&str, Vec<&str>)> {
         atoms
             .iter()
-            .map(|a| (a.predicate.clone(), a.args.clone()))
+            .map(|a| (&*a.predicate, a.args.iter().map(|x| &**x).collect()))
             .collect()
-    };
-    let (task_facts, task_fluents) = (in_task(&task.facts), in_task(&task.fluents));
-    let ground = |name: &str, args: &[ObjId]| {
-        (
-            name.to_string(),
-            args.iter()
-                .map(|&o| model.objects[o as usize].clone())
-                .collect::<Vec<_>>(),
-        )
-    };
+    }
+    fn ground<'m>(model: &'m Model, name: &'m str, args: &[ObjId]) -> (&'m str, Vec<&'m str>) {
+        let args = args.iter().map(|&o| model.objects[o as usize].as_str());
+        (name, args.collect())
+    }
+    let (task_facts, task_fluents) = (by_name(&task.facts), by_name(&task.fluents));
     let mut excluded = vec![false; n];
     mark_constants(model, &mut excluded);
     let mut goal_literals: Vec<(PredId, Vec<ObjId>, bool)> = Vec::new();
@@ -56,7 +53,8 @@ pub(crate) fn interchangeable_objects(model: &Model, task: &Task) -> Vec<Vec<Str
     const FUNCTION: u64 = 1 << 41;
     let statics = model.init_atoms.iter().filter(|(p, args)| {
         let predicate = &model.predicates[*p as usize];
-        predicate.kind == PredKind::Static || !task_facts.contains(&ground(&predicate.name, args))
+        predicate.kind == PredKind::Static
+            || !task_facts.contains(&ground(model, &predicate.name, args))
     });
     let atoms = AtomSet::new(
         n,
@@ -74,7 +72,7 @@ pub(crate) fn interchangeable_objects(model: &Model, task: &Task) -> Vec<Vec<Str
             .iter()
             .filter(|((f, args), _)| {
                 let function = &model.functions[*f as usize];
-                function.is_static || !task_fluents.contains(&ground(&function.name, args))
+                function.is_static || !task_fluents.contains(&ground(model, &function.name, args))
             })
             .map(|((f, a), v)| (u64::from(*f) | FUNCTION, a, v.to_bits())),
     );

@@ -124,7 +124,7 @@ impl Symmetry {
         }
         let fact_words = layout.fact_words();
         let mut class_facts = vec![0u64; fact_words];
-        let mut templates: Vec<HashMap<(String, Vec<String>), u32>> = vec![HashMap::new(); classes];
+        let mut templates: Vec<HashMap<(&str, Vec<&str>), u32>> = vec![HashMap::new(); classes];
         // Per fact naming an active class object: (class, object, template).
         let mut named_by: Vec<(FactId, usize, usize, u32)> = Vec::new();
         for (f, fact) in task.facts.iter().enumerate() {
@@ -137,20 +137,14 @@ impl Symmetry {
                 continue;
             };
             let object = &task.interchangeable_objects[c][i];
-            let blanked: Vec<String> = fact
+            let blanked: Vec<&str> = fact
                 .args
                 .iter()
-                .map(|a| {
-                    if a == object {
-                        String::new()
-                    } else {
-                        a.clone()
-                    }
-                })
+                .map(|a| if **a == **object { "" } else { &**a })
                 .collect();
             let next = templates[c].len() as u32;
             let t = *templates[c]
-                .entry((fact.predicate.clone(), blanked))
+                .entry((&*fact.predicate, blanked))
                 .or_insert(next);
             named_by.push((f as FactId, c, i, t));
             class_facts[f / 64] |= 1 << (f % 64);
@@ -260,8 +254,8 @@ mod tests {
 
     fn atom(predicate: &str, args: &[&str]) -> GroundAtom {
         GroundAtom {
-            predicate: predicate.to_string(),
-            args: args.iter().map(|a| a.to_string()).collect(),
+            predicate: predicate.into(),
+            args: args.iter().map(|&a| a.into()).collect(),
         }
     }
 

@@ -32,7 +32,7 @@ impl TaskBuilder {
     /// Adds a unit-cost operator.
     pub fn op(&mut self, name: &str, pre: &[FactId], add: &[FactId], del: &[FactId]) -> OperatorId {
         self.operators.push(Operator {
-            name: name.to_string(),
+            name: name.into(),
             args: Vec::new(),
             precondition: Conjunction {
                 pos: pre.to_vec(),
@@ -145,13 +145,13 @@ impl TaskBuilder {
             problem_name: "test".into(),
             facts: (0..self.facts)
                 .map(|i| GroundAtom {
-                    predicate: format!("f{i}"),
+                    predicate: format!("f{i}").into(),
                     args: Vec::new(),
                 })
                 .collect(),
             fluents: (0..self.fluents.len())
                 .map(|i| GroundAtom {
-                    predicate: format!("v{i}"),
+                    predicate: format!("v{i}").into(),
                     args: Vec::new(),
                 })
                 .collect(),
@@ -210,8 +210,8 @@ pub fn ring(n: u32) -> Task {
 /// Names fact `f` `(predicate args…)` (the builder names facts `f0 f1 …`).
 pub fn name_fact(task: &mut Task, f: FactId, predicate: &str, args: &[&str]) {
     task.facts[f as usize] = GroundAtom {
-        predicate: predicate.to_string(),
-        args: args.iter().map(|a| a.to_string()).collect(),
+        predicate: predicate.into(),
+        args: args.iter().map(|&a| a.into()).collect(),
     };
 }
 

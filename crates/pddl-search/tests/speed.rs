@@ -12,7 +12,7 @@ use pddl_search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions, sea
 fn atom(p: &str, args: &[String]) -> GroundAtom {
     GroundAtom {
         predicate: p.into(),
-        args: args.to_vec(),
+        args: args.iter().map(|a| a.as_str().into()).collect(),
     }
 }
 
@@ -25,7 +25,7 @@ fn op(
 ) -> Operator {
     Operator {
         name: name.into(),
-        args: args.to_vec(),
+        args: args.iter().map(|a| a.as_str().into()).collect(),
         precondition: Conjunction {
             pos: pre,
             ..Default::default()
