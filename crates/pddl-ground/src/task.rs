@@ -358,3 +358,26 @@ impl Task {
         self.operators.iter().any(|o| o.cost != 1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_reads_and_compares_as_its_string() {
+        let name = Name::from("on");
+        assert_eq!(name, "on");
+        assert_eq!("on", name);
+        assert_eq!(name, String::from("on"));
+        assert_eq!(String::from("on"), name);
+        assert_ne!(name, "off");
+        assert_eq!(name.as_str(), "on");
+        assert_eq!(name.len(), 2);
+        assert_eq!(format!("{name} {name:?}"), "on \"on\"");
+        let mut by_name = hashbrown::HashMap::new();
+        by_name.insert(name.clone(), 1);
+        assert_eq!(by_name.get("on"), Some(&1));
+        // Copies share one string.
+        assert!(Arc::ptr_eq(&name.0, &name.clone().0));
+    }
+}
