@@ -675,7 +675,11 @@ pub(crate) fn instantiate(
     reach: &Reach,
     options: &GroundOptions,
 ) -> Result<RawTask, GroundError> {
-    let object_names: Vec<Name> = model.objects.iter().map(|o| Name::from(&**o)).collect();
+    let object_names: Vec<Name> = model
+        .objects
+        .iter()
+        .map(|o| Name::from(o.as_str()))
+        .collect();
     let mut fact_offset = Vec::with_capacity(model.predicates.len());
     let mut facts = Vec::new();
     let mut derived = Vec::new();
@@ -685,7 +689,7 @@ pub(crate) fn instantiate(
             continue;
         }
         let rel = &reach.relations[p];
-        let predicate: Name = Name::from(&*pred.name);
+        let predicate = Name::from(pred.name.as_str());
         for i in 0..rel.len() as u32 {
             facts.push(GroundAtom {
                 predicate: predicate.clone(),
@@ -717,7 +721,7 @@ pub(crate) fn instantiate(
     let mut conditional_numeric = Vec::new();
     let mut conditional_count = 0usize;
     for (ai, action) in model.actions.iter().enumerate() {
-        let action_name: Name = Name::from(&*action.name);
+        let action_name = Name::from(action.name.as_str());
         let rel = &reach.relations[reach.action_bindings[ai] as usize];
         let n_params = action.params.len();
         let mut order: Vec<u32> = (0..rel.len() as u32).collect();
@@ -897,7 +901,7 @@ pub(crate) fn instantiate(
         .fluents
         .keys()
         .map(|key| GroundAtom {
-            predicate: Name::from(&*model.functions[key[0] as usize].name),
+            predicate: Name::from(model.functions[key[0] as usize].name.as_str()),
             args: gr.object_names(&key[1..]),
         })
         .collect();

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use hashbrown::HashSet;
 
 use crate::normalize::{Arg, Formula, LExpr, Model, ObjId, PredId, PredKind};
-use crate::task::{GroundAtom, Task};
+use crate::task::{GroundAtom, Name, Task};
 
 /// The classes (two or more objects each, sorted by name) of
 /// interchangeable objects of `model`, grounded as `task`.
@@ -34,7 +34,12 @@ pub(crate) fn interchangeable_objects(model: &Model, task: &Task) -> Vec<Vec<Str
     fn by_name(atoms: &[GroundAtom]) -> HashSet<(&str, Vec<&str>)> {
         atoms
             .iter()
-            .map(|a| (&*a.predicate, a.args.iter().map(|x| &**x).collect()))
+            .map(|a| {
+                (
+                    a.predicate.as_str(),
+                    a.args.iter().map(Name::as_str).collect(),
+                )
+            })
             .collect()
     }
     fn ground<'m>(model: &'m Model, name: &'m str, args: &[ObjId]) -> (&'m str, Vec<&'m str>) {

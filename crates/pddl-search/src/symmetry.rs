@@ -140,11 +140,11 @@ impl Symmetry {
             let blanked: Vec<&str> = fact
                 .args
                 .iter()
-                .map(|a| if **a == **object { "" } else { &**a })
+                .map(|a| if a == object { "" } else { a.as_str() })
                 .collect();
             let next = templates[c].len() as u32;
             let t = *templates[c]
-                .entry((&*fact.predicate, blanked))
+                .entry((fact.predicate.as_str(), blanked))
                 .or_insert(next);
             named_by.push((f as FactId, c, i, t));
             class_facts[f / 64] |= 1 << (f % 64);
