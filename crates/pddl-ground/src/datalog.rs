@@ -75,6 +75,11 @@ fn tuple_at(data: &[ObjId], arity: usize, id: u32) -> &[ObjId] {
     &data[start..start + arity]
 }
 
+/// The values of `tuple` at `positions`: its key in an index on them.
+fn key_at<'a>(positions: &'a [usize], tuple: &'a [ObjId]) -> impl Iterator<Item = ObjId> + 'a {
+    positions.iter().map(|&p| tuple[p])
+}
+
 impl Relation {
     fn new(arity: usize) -> Relation {
         Relation {
@@ -137,9 +142,8 @@ impl Relation {
         index
             .groups
             .find(hash, |(first, _)| {
-                let tuple = self.tuple(*first);
                 same_values(
-                    index.positions.iter().map(|&p| tuple[p]),
+                    key_at(&index.positions, self.tuple(*first)),
                     key.iter().copied(),
                 )
             })
@@ -153,7 +157,7 @@ impl Relation {
         let (data, arity) = (&self.data, self.arity);
         for index in &mut self.indexes {
             let positions = &index.positions;
-            let key = |id: u32| positions.iter().map(move |&p| tuple_at(data, arity, id)[p]);
+            let key = |id: u32| key_at(positions, tuple_at(data, arity, id));
             let hash = hash_values(key(i));
             let same = |(first, _): &(u32, Vec<u32>)| same_values(key(*first), key(i));
             let rehash = |(first, _): &(u32, Vec<u32>)| hash_values(key(*first));
