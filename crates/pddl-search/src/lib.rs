@@ -252,6 +252,10 @@ impl Restarts<'_> {
             .iter()
             .copied()
             .chain(std::iter::repeat(1.0));
+        // Built once for all restarts unless it keeps per-state data, which
+        // belongs to one search (tables such as h_FF's relaxed task or the
+        // pattern databases are the same every time).
+        let mut kept: Option<Box<dyn heuristics::Heuristic + '_>> = None;
         while let Some(bound) = best.as_ref().map(|p| p.cost) {
             let weight = weights.next().unwrap_or(1.0);
             if bound <= self.lower_bound {
@@ -259,13 +263,16 @@ impl Restarts<'_> {
             }
             monitor.reset_iteration();
             let params = astar_params(weight, bound);
-            let mut h = create_heuristic(
-                self.heuristic,
-                task,
-                CostType::PlusOne,
-                self.parallel_evaluation,
-                monitor,
-            );
+            let h = match kept.take() {
+                Some(h) if !h.is_path_dependent() => kept.insert(h),
+                _ => kept.insert(create_heuristic(
+                    self.heuristic,
+                    task,
+                    CostType::PlusOne,
+                    self.parallel_evaluation,
+                    monitor,
+                )),
+            };
             let r =
                 eager_one_heuristic(space, h.as_mut(), params, self.parallel_evaluation, monitor);
             let generated = monitor.stats.generated;
