@@ -668,10 +668,12 @@ impl Generator {
             self.definite_del[i] = false;
             self.possible_del[i] = false;
         }
-        let all = 0..op.effects.len() as u32;
-        let (indexed, rest): (&[Vec<Vec<u32>>], &[u32]) = match &op.effects_by_value {
-            Some(index) => (&index.by_value, &index.unindexed),
-            None => (&[], &[]),
+        // Without an index every effect is a candidate; with one, only the
+        // indexed ones (an empty range, not a filter that would still step
+        // through every effect).
+        let (indexed, rest, all): (&[Vec<Vec<u32>>], &[u32], _) = match &op.effects_by_value {
+            Some(index) => (&index.by_value, &index.unindexed, 0..0),
+            None => (&[], &[], 0..op.effects.len() as u32),
         };
         let candidates = rest
             .iter()
@@ -682,7 +684,7 @@ impl Generator {
                     .zip(values)
                     .flat_map(|(by, &v)| by[v as usize].iter().copied()),
             )
-            .chain(all.filter(|_| op.effects_by_value.is_none()));
+            .chain(all);
         for k in candidates {
             self.work += 1;
             let e = &op.effects[k as usize];
