@@ -159,27 +159,29 @@ impl Grounder<'_> {
         })
     }
 
-    fn spend(&mut self, span: Span) -> Result<(), GroundError> {
+    fn spend(&mut self, span: Span) -> Result<(), Box<GroundError>> {
         if self.budget == 0 {
-            return Err(unsupported(
+            return Err(Box::new(unsupported(
                 format!(
                     "a quantified condition expands to more than {MAX_FORMULA_NODES} ground conditions"
                 ),
                 span,
-            ));
+            )));
         }
         self.budget -= 1;
         Ok(())
     }
 
     /// Grounds a formula under `bind`, expanding quantifiers and
-    /// evaluating static facts, equality and constant comparisons.
+    /// evaluating static facts, equality and constant comparisons. (The
+    /// error is boxed: every node of every ground condition returns
+    /// through this `Result`, and the error is large.)
     fn formula(
         &mut self,
         f: &Formula,
         bind: &mut Vec<ObjId>,
         span: Span,
-    ) -> Result<G, GroundError> {
+    ) -> Result<G, Box<GroundError>> {
         self.spend(span)?;
         Ok(match f {
             Formula::True => G::True,
@@ -224,7 +226,9 @@ impl Grounder<'_> {
                 }
             }
             Formula::And(parts) => {
-                let mut out = Vec::with_capacity(parts.len());
+                // Allocated at the first part that stays: most conditions of
+                // a quantified effect fail on their first, static, part.
+                let mut out = Vec::new();
                 for p in parts {
                     match self.formula(p, bind, span)? {
                         G::True => {}
@@ -236,7 +240,7 @@ impl Grounder<'_> {
                 make_and(out)
             }
             Formula::Or(parts) => {
-                let mut out = Vec::with_capacity(parts.len());
+                let mut out = Vec::new();
                 for p in parts {
                     match self.formula(p, bind, span)? {
                         G::False => {}
@@ -462,7 +466,7 @@ impl Grounder<'_> {
                     bind[q.var as usize] = v;
                 }
                 self.budget = MAX_FORMULA_NODES;
-                let condition = self.formula(&g.condition, bind, g.span)?;
+                let condition = self.formula(&g.condition, bind, g.span).map_err(|e| *e)?;
                 if matches!(condition, G::False) {
                     continue;
                 }
@@ -747,7 +751,10 @@ pub(crate) fn instantiate(
                     bind[q.var as usize] = o;
                 }
                 gr.budget = MAX_FORMULA_NODES;
-                match gr.formula(&action.pre, &mut bind, action.span)? {
+                match gr
+                    .formula(&action.pre, &mut bind, action.span)
+                    .map_err(|e| *e)?
+                {
                     G::False => {}
                     G::True => {
                         satisfied = true;
@@ -820,7 +827,7 @@ pub(crate) fn instantiate(
                 Err(_) => continue,
             };
             gr.budget = MAX_FORMULA_NODES;
-            let body = gr.formula(&d.body, &mut bind, d.span)?;
+            let body = gr.formula(&d.body, &mut bind, d.span).map_err(|e| *e)?;
             let disjuncts = gr.alternatives(&body, true);
             for body in disjuncts {
                 axioms.push(Axiom {
@@ -841,7 +848,9 @@ pub(crate) fn instantiate(
 
     let mut bind = vec![0 as ObjId; model.goal_num_vars];
     gr.budget = MAX_FORMULA_NODES;
-    let goal_formula = gr.formula(&model.goal, &mut bind, model.goal_span)?;
+    let goal_formula = gr
+        .formula(&model.goal, &mut bind, model.goal_span)
+        .map_err(|e| *e)?;
     let goal_disjuncts = gr.alternatives(&goal_formula, true);
     axioms.append(&mut gr.aux_axioms);
     let goal = match goal_disjuncts.len() {
