@@ -298,6 +298,46 @@ fn make_or(mut parts: Vec<G>) -> G {
     }
 }
 
+/// The conjuncts of `condition` known from the initial state alone (static
+/// atoms, equalities), each with the position in `forall` of its last
+/// quantified variable (`None`: it uses none of them): once a check fails,
+/// every binding sharing the values up to that position fails the
+/// condition too. Puzznic's effects range over tiles x cells x cells, and
+/// a check such as `(below ?c ?d)` rules out most of them at once.
+fn prefix_checks<'f>(
+    model: &Model,
+    forall: &[QVar],
+    condition: &'f Formula,
+) -> Vec<(Option<usize>, &'f Formula)> {
+    let parts = match condition {
+        Formula::And(parts) => parts.as_slice(),
+        single => std::slice::from_ref(single),
+    };
+    let level = |args: &[&Arg]| {
+        args.iter()
+            .filter_map(|a| match a {
+                Arg::Var(v) => forall.iter().position(|q| q.var == *v),
+                Arg::Obj(_) => None,
+            })
+            .max()
+    };
+    let mut checks: Vec<(Option<usize>, &Formula)> = parts
+        .iter()
+        .filter_map(|part| match part {
+            Formula::Lit { atom, .. }
+                if model.predicates[atom.pred as usize].kind == PredKind::Static =>
+            {
+                Some((level(&atom.args.iter().collect::<Vec<_>>()), part))
+            }
+            Formula::Eq { a, b, .. } => Some((level(&[a, b]), part)),
+            _ => None,
+        })
+        .collect();
+    // Shortest prefixes first: they skip the most.
+    checks.sort_by_key(|&(level, _)| level);
+    checks
+}
+
 /// Iterates over the product of some object sets.
 struct Odometer<'a> {
     sets: &'a [&'a [ObjId]],
@@ -315,6 +355,19 @@ impl<'a> Odometer<'a> {
             values: Vec::with_capacity(sets.len()),
             started: false,
             done: sets.iter().any(|s| s.is_empty()),
+        }
+    }
+
+    /// Skips the rest of the tuples that share the current one's values at
+    /// positions up to `level` (`None`: every tuple left).
+    fn skip_rest_of(&mut self, level: Option<usize>) {
+        match level {
+            None => self.done = true,
+            Some(level) => {
+                for (p, set) in self.positions.iter_mut().zip(self.sets).skip(level + 1) {
+                    *p = set.len() - 1;
+                }
+            }
         }
     }
 
@@ -460,12 +513,20 @@ impl Grounder<'_> {
                 .iter()
                 .map(|q| self.model.sets[q.set as usize].as_slice())
                 .collect();
+            let checks = prefix_checks(self.model, &g.forall, &g.condition);
             let mut odometer = Odometer::new(&sets);
-            while let Some(values) = odometer.next() {
+            'bindings: while let Some(values) = odometer.next() {
                 for (q, &v) in g.forall.iter().zip(values) {
                     bind[q.var as usize] = v;
                 }
                 self.budget = MAX_FORMULA_NODES;
+                for &(level, check) in &checks {
+                    if matches!(self.formula(check, bind, g.span).map_err(|e| *e)?, G::False) {
+                        // False for every binding that shares this prefix.
+                        odometer.skip_rest_of(level);
+                        continue 'bindings;
+                    }
+                }
                 let condition = self.formula(&g.condition, bind, g.span).map_err(|e| *e)?;
                 if matches!(condition, G::False) {
                     continue;
@@ -980,4 +1041,46 @@ fn linear(e: &LExpr, gr: &mut Grounder) -> Result<(Vec<(FluentId, f64)>, f64), S
     let mut constant = 0.0;
     go(e, gr, 1.0, &mut terms, &mut constant)?;
     Ok((terms, constant))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tuple of the product, skipping where `skip` names a level.
+    fn tuples(
+        sets: &[&[ObjId]],
+        skip: impl Fn(&[ObjId]) -> Option<Option<usize>>,
+    ) -> Vec<Vec<ObjId>> {
+        let mut odometer = Odometer::new(sets);
+        let mut out = Vec::new();
+        while let Some(values) = odometer.next() {
+            let values = values.to_vec();
+            if let Some(level) = skip(&values) {
+                odometer.skip_rest_of(level);
+                continue;
+            }
+            out.push(values);
+        }
+        out
+    }
+
+    #[test]
+    fn the_odometer_skips_exactly_the_tuples_that_share_a_prefix() {
+        let sets: [&[ObjId]; 3] = [&[0, 1, 2], &[3, 4], &[5, 6]];
+        assert_eq!(tuples(&sets, |_| None).len(), 12);
+        // First value 1: skip everything that starts with it.
+        let kept = tuples(&sets, |t| (t[0] == 1).then_some(Some(0)));
+        let expected: Vec<Vec<ObjId>> = tuples(&sets, |_| None)
+            .into_iter()
+            .filter(|t| t[0] != 1)
+            .collect();
+        assert_eq!(kept, expected);
+        // Prefix (2, 3): only those two tuples go.
+        let kept = tuples(&sets, |t| (t[0] == 2 && t[1] == 3).then_some(Some(1)));
+        assert_eq!(kept.len(), 10);
+        assert!(kept.iter().all(|t| !(t[0] == 2 && t[1] == 3)));
+        // No level: nothing after the first tuple.
+        assert_eq!(tuples(&sets, |_| Some(None)).len(), 0);
+    }
 }
