@@ -21,7 +21,9 @@
 //!    effects, which must not be applied twice) each disjunction becomes an
 //!    auxiliary derived fact `(@or n)` with one axiom per disjunct.
 //!    A disjunctive goal becomes a derived `(@goal)` fact the same way.
-//!    `forall`/`when` effects stay conditional effects. Derived predicates
+//!    `forall`/`when` effects stay conditional effects; their bindings are
+//!    enumerated so that a static conjunct of the condition that fails
+//!    rules out every binding sharing the values it uses. Derived predicates
 //!    become stratified axioms. Top-level existentials of a precondition
 //!    are bound by reachability (one operator per reachable witness after
 //!    simplification), nested quantifiers are expanded.
