@@ -172,6 +172,17 @@ impl Grounder<'_> {
         Ok(())
     }
 
+    /// [`Self::formula`] for a whole condition, its error unboxed for
+    /// the callers outside the recursion.
+    fn condition(
+        &mut self,
+        f: &Formula,
+        bind: &mut Vec<ObjId>,
+        span: Span,
+    ) -> Result<G, GroundError> {
+        self.formula(f, bind, span).map_err(|e| *e)
+    }
+
     /// Grounds a formula under `bind`, expanding quantifiers and
     /// evaluating static facts, equality and constant comparisons. (The
     /// error is boxed: every node of every ground condition returns
@@ -298,6 +309,13 @@ fn make_or(mut parts: Vec<G>) -> G {
     }
 }
 
+/// The names of `args`, shared from `object_names`.
+fn names_of(object_names: &[Name], args: &[ObjId]) -> Vec<Name> {
+    args.iter()
+        .map(|&o| object_names[o as usize].clone())
+        .collect()
+}
+
 /// The conjuncts of `condition` known from the initial state alone (static
 /// atoms, equalities), each with the position in `forall` of its last
 /// quantified variable (`None`: it uses none of them): once a check fails,
@@ -313,13 +331,13 @@ fn prefix_checks<'f>(
         Formula::And(parts) => parts.as_slice(),
         single => std::slice::from_ref(single),
     };
-    let level = |args: &[&Arg]| {
-        args.iter()
-            .filter_map(|a| match a {
-                Arg::Var(v) => forall.iter().position(|q| q.var == *v),
-                Arg::Obj(_) => None,
-            })
-            .max()
+    // The position in `forall` of the last quantified variable of `args`.
+    let level = |args: &mut dyn Iterator<Item = &Arg>| {
+        args.filter_map(|a| match a {
+            Arg::Var(v) => forall.iter().position(|q| q.var == *v),
+            Arg::Obj(_) => None,
+        })
+        .max()
     };
     let mut checks: Vec<(Option<usize>, &Formula)> = parts
         .iter()
@@ -327,9 +345,9 @@ fn prefix_checks<'f>(
             Formula::Lit { atom, .. }
                 if model.predicates[atom.pred as usize].kind == PredKind::Static =>
             {
-                Some((level(&atom.args.iter().collect::<Vec<_>>()), part))
+                Some((level(&mut atom.args.iter()), part))
             }
-            Formula::Eq { a, b, .. } => Some((level(&[a, b]), part)),
+            Formula::Eq { a, b, .. } => Some((level(&mut [a, b].into_iter()), part)),
             _ => None,
         })
         .collect();
@@ -521,13 +539,13 @@ impl Grounder<'_> {
                 }
                 self.budget = MAX_FORMULA_NODES;
                 for &(level, check) in &checks {
-                    if matches!(self.formula(check, bind, g.span).map_err(|e| *e)?, G::False) {
+                    if matches!(self.condition(check, bind, g.span)?, G::False) {
                         // False for every binding that shares this prefix.
                         odometer.skip_rest_of(level);
                         continue 'bindings;
                     }
                 }
-                let condition = self.formula(&g.condition, bind, g.span).map_err(|e| *e)?;
+                let condition = self.condition(&g.condition, bind, g.span)?;
                 if matches!(condition, G::False) {
                     continue;
                 }
@@ -676,9 +694,7 @@ impl Grounder<'_> {
     }
 
     fn object_names(&self, args: &[ObjId]) -> Vec<Name> {
-        args.iter()
-            .map(|&o| self.object_names[o as usize].clone())
-            .collect()
+        names_of(&self.object_names, args)
     }
 }
 
@@ -758,11 +774,7 @@ pub(crate) fn instantiate(
         for i in 0..rel.len() as u32 {
             facts.push(GroundAtom {
                 predicate: predicate.clone(),
-                args: rel
-                    .tuple(i)
-                    .iter()
-                    .map(|&o| object_names[o as usize].clone())
-                    .collect(),
+                args: names_of(&object_names, rel.tuple(i)),
             });
             derived.push(pred.kind == PredKind::Derived);
         }
@@ -812,10 +824,7 @@ pub(crate) fn instantiate(
                     bind[q.var as usize] = o;
                 }
                 gr.budget = MAX_FORMULA_NODES;
-                match gr
-                    .formula(&action.pre, &mut bind, action.span)
-                    .map_err(|e| *e)?
-                {
+                match gr.condition(&action.pre, &mut bind, action.span)? {
                     G::False => {}
                     G::True => {
                         satisfied = true;
@@ -888,7 +897,7 @@ pub(crate) fn instantiate(
                 Err(_) => continue,
             };
             gr.budget = MAX_FORMULA_NODES;
-            let body = gr.formula(&d.body, &mut bind, d.span).map_err(|e| *e)?;
+            let body = gr.condition(&d.body, &mut bind, d.span)?;
             let disjuncts = gr.alternatives(&body, true);
             for body in disjuncts {
                 axioms.push(Axiom {
@@ -909,9 +918,7 @@ pub(crate) fn instantiate(
 
     let mut bind = vec![0 as ObjId; model.goal_num_vars];
     gr.budget = MAX_FORMULA_NODES;
-    let goal_formula = gr
-        .formula(&model.goal, &mut bind, model.goal_span)
-        .map_err(|e| *e)?;
+    let goal_formula = gr.condition(&model.goal, &mut bind, model.goal_span)?;
     let goal_disjuncts = gr.alternatives(&goal_formula, true);
     axioms.append(&mut gr.aux_axioms);
     let goal = match goal_disjuncts.len() {
