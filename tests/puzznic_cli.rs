@@ -14,10 +14,9 @@ fn shipped(name: &str) -> String {
     format!("{}/problems/puzznic/{name}.txt", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn temp_dir(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("puzznic-cli-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh scratch directory for one test, removed when dropped.
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
 }
 
 #[test]
@@ -36,7 +35,8 @@ fn problem_prints_the_pddl() {
 
 #[test]
 fn malformed_levels_are_located() {
-    let dir = temp_dir("malformed");
+    let scratch = temp_dir();
+    let dir = scratch.path();
     let cases = [
         (
             "unknown.txt",
@@ -69,7 +69,8 @@ fn malformed_levels_are_located() {
 
 #[test]
 fn solve_then_show() {
-    let dir = temp_dir("show");
+    let scratch = temp_dir();
+    let dir = scratch.path();
     let out = plan()
         .args(["puzznic", "solve", "--optimal", &shipped("two-colours")])
         .output()
@@ -137,7 +138,8 @@ fn solve_then_show() {
 
 #[test]
 fn show_rejects_an_illegal_plan() {
-    let dir = temp_dir("illegal");
+    let scratch = temp_dir();
+    let dir = scratch.path();
     let plan_path = dir.join("bad.txt");
     std::fs::write(&plan_path, "(push-left r2-c3 r2-c2 tile-a)\n").expect("write");
     let out = plan()
@@ -155,7 +157,8 @@ fn show_rejects_an_illegal_plan() {
 
 #[test]
 fn simulator_solve_and_tiled_input() {
-    let dir = temp_dir("tiled");
+    let scratch = temp_dir();
+    let dir = scratch.path();
     let map = r#"{ "orientation": "orthogonal", "width": 5, "height": 3,
   "layers": [ { "type": "tilelayer", "width": 5, "height": 3, "data": [1,1,1,1,1, 1,3,0,3,1, 1,1,1,1,1] } ] }"#;
     let config = r#"{ "walls": [1], "tiles": { "3": "a" } }"#;
@@ -223,7 +226,8 @@ fn simulator_solve_by_the_real_time_rules() {
 fn simulator_solve_honours_limits() {
     // Ten pairs in two rows: 10 moves, found after about 475 000 boards
     // (about 20 MiB).
-    let dir = temp_dir("simulator-limits");
+    let scratch = temp_dir();
+    let dir = scratch.path();
     let level = dir.join("pairs.txt");
     std::fs::write(
         &level,
@@ -275,7 +279,8 @@ fn simulator_solve_honours_limits() {
 /// search, with exit status 4, naming the type and its cell.
 #[test]
 fn a_lone_tile_is_reported_unsolvable_before_searching() {
-    let dir = temp_dir("lone");
+    let scratch = temp_dir();
+    let dir = scratch.path();
     let path = dir.join("single.txt");
     std::fs::write(&path, "######\n#a.bb#\n######\n").expect("write");
     for extra in [&[][..], &["--optimal"][..], &["--simulator"][..]] {
@@ -357,7 +362,8 @@ fn solve_honours_the_memory_limit() {
 
 #[test]
 fn real_time_solve_then_show() {
-    let dir = temp_dir("real-time");
+    let scratch = temp_dir();
+    let dir = scratch.path();
     // By the turn-based rules the catch is unsolvable (exit 4).
     let out = plan()
         .args(["puzznic", "solve", "--optimal", "-q", &shipped("catch")])

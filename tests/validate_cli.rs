@@ -11,11 +11,9 @@ fn plans() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/plans"))
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("plan-validate-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A fresh scratch directory for one test, removed when dropped.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("scratch dir")
 }
 
 /// `plan validate` on blocks probBLOCKS-4-0 with the given plan files.
@@ -66,7 +64,8 @@ fn invalid_plan_exits_1_with_step_condition_and_advice() {
     if !shared().exists() {
         return;
     }
-    let dir = scratch("invalid");
+    let scratch = scratch();
+    let dir = scratch.path();
     let assert = validate(&[write(&dir, "bad.plan", BAD_PLAN)], &[]).code(1);
     let out = stdout(&assert);
     assert!(
@@ -99,7 +98,8 @@ fn malformed_or_missing_plan_exits_2_with_location() {
     if !shared().exists() {
         return;
     }
-    let dir = scratch("malformed");
+    let scratch = scratch();
+    let dir = scratch.path();
     let broken = write(&dir, "broken.plan", "(pick-up b)\n(stack b a\n");
     let assert = validate(std::slice::from_ref(&broken), &[]).code(2);
     assert!(
@@ -114,7 +114,8 @@ fn malformed_or_missing_plan_exits_2_with_location() {
 
 #[test]
 fn bad_domain_or_unsupported_feature_exits_2() {
-    let dir = scratch("unsupported");
+    let scratch = scratch();
+    let dir = scratch.path();
     let domain = write(
         &dir,
         "d.pddl",
@@ -156,7 +157,8 @@ fn several_plans_json_and_junit() {
     if !shared().exists() {
         return;
     }
-    let dir = scratch("junit");
+    let scratch = scratch();
+    let dir = scratch.path();
     let junit = dir.join("report.xml");
     let files = [
         plans().join("blocks/probBLOCKS-4-0.plan"),
