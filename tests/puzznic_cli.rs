@@ -307,6 +307,49 @@ fn a_lone_tile_is_reported_unsolvable_before_searching() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// Tiles that can never meet make a level unsolvable too: reported before
+/// any search, by the turn-based and the real-time rules alike.
+#[test]
+fn stranded_tiles_are_reported_unsolvable_before_searching() {
+    let scratch = temp_dir();
+    let cases = [
+        (
+            "well.txt",
+            // The lower `a` can never climb out of its well.
+            "#######\n#b...a#\n####.##\n#a.#b.#\n#######\n",
+            "; unsolvable: the tile of type `a` at row 2 col 6 after the level settles: \
+             it can never get next to another tile of its type",
+        ),
+        (
+            "pits.txt",
+            "#####\n#.a.#\n#a#a#\n#####\n",
+            "; unsolvable: the tile of type `a` at row 2 col 3 after the level settles: \
+             the three tiles of its type can never meet",
+        ),
+    ];
+    for (file, text, message) in cases {
+        let path = scratch.path().join(file);
+        std::fs::write(&path, text).expect("write");
+        for extra in [
+            &[][..],
+            &["--optimal"][..],
+            &["--simulator"][..],
+            &["--real-time"][..],
+        ] {
+            let out = plan()
+                .args(["puzznic", "solve"])
+                .args(extra)
+                .arg(&path)
+                .output()
+                .expect("runs");
+            assert_eq!(out.status.code(), Some(4), "{file} {extra:?}");
+            let stdout = String::from_utf8(out.stdout).expect("utf-8");
+            assert!(stdout.contains(message), "{stdout}");
+            assert!(!stdout.contains("expanded"), "no search ran: {stdout}");
+        }
+    }
+}
+
 #[test]
 fn solve_reports_progress_on_stderr_unless_quiet() {
     let run = |quiet: bool| {

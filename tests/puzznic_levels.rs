@@ -476,3 +476,108 @@ fn a_split_triple_is_a_dead_end() {
         assert!(result.statistics.expanded <= 4, "{:?}", result.statistics);
     }
 }
+
+/// [`puzznic::DeadEnds`] prunes the simulator's searches, so it must never
+/// call a board dead that can still be cleared. On every shipped level,
+/// and on the Game Boy levels with at most 3 000 reachable boards, every
+/// still board reachable by the turn-based rules is checked against the
+/// truth, worked out without it ([`check_dead_ends`]).
+#[test]
+fn dead_ends_are_never_clearable() {
+    let mut dead_total = 0;
+    for (name, _) in SHIPPED {
+        let (boards, dead) = check_dead_ends(name, &load(name).board, 3_000)
+            .unwrap_or_else(|| panic!("{name}: too many boards to check"));
+        assert!(boards > 1, "{name}");
+        dead_total += dead;
+    }
+    // Not vacuous: the levels do have dead boards, and some are found.
+    assert!(dead_total > 10, "{dead_total} dead boards found");
+    check_dead_ends_on_gameboy_levels(3_000, 10);
+}
+
+/// [`dead_ends_are_never_clearable`] on the Game Boy levels with at most
+/// 50 000 reachable boards (38 levels, about 20 s in a release build:
+/// `cargo test --release --test puzznic_levels -- --ignored dead_ends`).
+#[test]
+#[ignore = "about 20 s in a release build"]
+fn dead_ends_are_never_clearable_on_larger_levels() {
+    check_dead_ends_on_gameboy_levels(50_000, 30);
+}
+
+/// [`check_dead_ends`] on every Game Boy level with at most `max_boards`
+/// reachable boards, of which there must be at least `at_least`.
+fn check_dead_ends_on_gameboy_levels(max_boards: usize, at_least: usize) {
+    let Some(dir) = gameboy_dir() else { return };
+    let mut checked = 0;
+    for number in 1..=128 {
+        let name = format!("{number:03}");
+        let text = std::fs::read_to_string(dir.join(format!("{name}.txt"))).expect("a level");
+        let level = puzznic::parse_level(&SourceFile::new(&name, text)).expect("a valid level");
+        checked += usize::from(check_dead_ends(&name, &level.board, max_boards).is_some());
+    }
+    assert!(checked >= at_least, "{checked} levels checked");
+}
+
+/// Checks [`puzznic::DeadEnds`] on every still board reachable from
+/// `start` by the turn-based rules: none it calls dead can be cleared,
+/// which is true of a board when some move leads to a board that can be
+/// (found backwards from the cleared boards over the reachable graph).
+/// Returns how many boards there are and how many it calls dead, or `None`
+/// when there are more than `max_boards`.
+fn check_dead_ends(
+    name: &str,
+    start: &puzznic::Board,
+    max_boards: usize,
+) -> Option<(usize, usize)> {
+    let mut start = start.clone();
+    start.settle();
+    let dead_ends = puzznic::DeadEnds::new(&start);
+    // The reachable graph: boards by text, with each board's predecessors.
+    let mut index = std::collections::HashMap::from([(start.to_text(), 0)]);
+    let mut boards = vec![start];
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut next = 0;
+    while next < boards.len() {
+        let board = boards[next].clone();
+        for mv in board.moves() {
+            let after = board.play(mv).expect("a legal move");
+            let to = *index.entry(after.to_text()).or_insert_with(|| {
+                boards.push(after);
+                predecessors.push(Vec::new());
+                boards.len() - 1
+            });
+            predecessors[to].push(next);
+        }
+        next += 1;
+        if boards.len() > max_boards {
+            return None;
+        }
+    }
+    let mut clearable = vec![false; boards.len()];
+    let mut queue: Vec<usize> = (0..boards.len())
+        .filter(|&i| boards[i].is_cleared())
+        .collect();
+    for &i in &queue {
+        clearable[i] = true;
+    }
+    while let Some(i) = queue.pop() {
+        for &p in &predecessors[i] {
+            if !clearable[p] {
+                clearable[p] = true;
+                queue.push(p);
+            }
+        }
+    }
+    let mut dead_count = 0;
+    for (board, &clearable) in boards.iter().zip(&clearable) {
+        let dead = dead_ends.is_dead(board);
+        assert!(
+            !(dead && clearable),
+            "{name}: called dead:\n{}",
+            board.to_text()
+        );
+        dead_count += usize::from(dead);
+    }
+    Some((boards.len(), dead_count))
+}

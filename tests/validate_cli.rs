@@ -66,7 +66,7 @@ fn invalid_plan_exits_1_with_step_condition_and_advice() {
     }
     let scratch = scratch();
     let dir = scratch.path();
-    let assert = validate(&[write(&dir, "bad.plan", BAD_PLAN)], &[]).code(1);
+    let assert = validate(&[write(dir, "bad.plan", BAD_PLAN)], &[]).code(1);
     let out = stdout(&assert);
     assert!(
         out.contains("Failed at step 4 (line 4): (stack c b)"),
@@ -100,7 +100,7 @@ fn malformed_or_missing_plan_exits_2_with_location() {
     }
     let scratch = scratch();
     let dir = scratch.path();
-    let broken = write(&dir, "broken.plan", "(pick-up b)\n(stack b a\n");
+    let broken = write(dir, "broken.plan", "(pick-up b)\n(stack b a\n");
     let assert = validate(std::slice::from_ref(&broken), &[]).code(2);
     assert!(
         stderr(&assert).contains("broken.plan:2:1"),
@@ -117,16 +117,16 @@ fn bad_domain_or_unsupported_feature_exits_2() {
     let scratch = scratch();
     let dir = scratch.path();
     let domain = write(
-        &dir,
+        dir,
         "d.pddl",
         "(define (domain d) (:predicates (p)) (:action a :parameters () :effect (p)))",
     );
     let problem = write(
-        &dir,
+        dir,
         "p.pddl",
         "(define (problem q) (:domain d) (:init) (:goal (p)) (:constraints (always (p))))",
     );
-    let plan = write(&dir, "a.plan", "(a)\n");
+    let plan = write(dir, "a.plan", "(a)\n");
     let run = |domain: &PathBuf, problem: &PathBuf| {
         Command::cargo_bin("plan")
             .expect("plan binary")
@@ -142,10 +142,10 @@ fn bad_domain_or_unsupported_feature_exits_2() {
         "{}",
         stderr(&assert)
     );
-    let broken = write(&dir, "broken.pddl", "(define (domain d) (:predicates (p)");
+    let broken = write(dir, "broken.pddl", "(define (domain d) (:predicates (p)");
     run(&broken, &problem).code(2);
     let good = write(
-        &dir,
+        dir,
         "good.pddl",
         "(define (problem q) (:domain d) (:init) (:goal (p)))",
     );
@@ -162,7 +162,7 @@ fn several_plans_json_and_junit() {
     let junit = dir.join("report.xml");
     let files = [
         plans().join("blocks/probBLOCKS-4-0.plan"),
-        write(&dir, "bad.plan", BAD_PLAN),
+        write(dir, "bad.plan", BAD_PLAN),
     ];
     let assert = validate(
         &files,

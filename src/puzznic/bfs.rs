@@ -10,6 +10,7 @@
 //! About 45 bytes per board on a Game Boy level, against the 250 of a
 //! board of one byte per cell boxed twice (map key and list entry).
 
+use super::dead_ends::DeadEnds;
 use super::level::{Board, Cell, Position};
 use super::simulator::{Direction, Move, PushTime, RealTime, TimedMove};
 use hashbrown::{DefaultHashBuilder, HashTable};
@@ -102,7 +103,8 @@ pub fn solve_bfs_until(
     if root.is_cleared() {
         return (BfsOutcome::Solved(Vec::new()), stats);
     }
-    if root.is_dead() {
+    let dead_ends = DeadEnds::new(&root);
+    if dead_ends.is_dead(&root) {
         return (BfsOutcome::Unsolvable, stats);
     }
     let mut store = BoardStore::new(&root, false);
@@ -142,11 +144,10 @@ pub fn solve_bfs_until(
                 outcome = BfsOutcome::Solved(moves);
                 break 'search;
             }
-            if next.is_dead() {
-                continue;
-            }
             store.encode(&next, false, &mut code);
-            if store.find(&code).is_some() {
+            // Dead boards are never stored, so most boards found again are
+            // found in the table before the costlier dead-end test.
+            if store.find(&code).is_some() || dead_ends.is_dead(&next) {
                 continue;
             }
             if let Some(limit) = store.would_pass(&limits, 0) {
@@ -369,6 +370,7 @@ pub fn solve_bfs_real_time_until(
     let mut stats = BfsStats::default();
     let mut store = BoardStore::new(start, true);
     store.insert(start, false, None);
+    let dead_ends = DeadEnds::new(start);
     // The pushes of the cheapest way known to each game; the queue holds
     // (game, pushes) with the cheapest at the front.
     let mut costs = vec![0u32];
@@ -410,7 +412,7 @@ pub fn solve_bfs_real_time_until(
         if board.is_cleared() {
             break BfsOutcome::Solved(timed_pushes(start, store.path_to(index)));
         }
-        if board.is_dead() {
+        if dead_ends.is_dead(&board) {
             continue;
         }
         let game = RealTime::from_parts(board.clone(), pushed);
@@ -516,12 +518,7 @@ fn table_bytes(capacity: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn board(text: &str) -> Board {
-        super::super::parse_level(&pddl_syntax::SourceFile::new("t", text))
-            .expect("valid level")
-            .board
-    }
+    use crate::puzznic::level::test_board as board;
 
     #[test]
     fn bfs_proves_unsolvable_and_respects_its_budget() {

@@ -418,6 +418,14 @@ pub(crate) fn build_level(
     })
 }
 
+/// The board of a level given as text, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_board(text: &str) -> Board {
+    parse_level(&SourceFile::new("t", text))
+        .expect("a valid level")
+        .board
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod bfs;
+pub mod dead_ends;
 pub mod level;
 pub mod problem;
 pub mod render;
@@ -22,6 +23,7 @@ pub use bfs::{
     BfsLimit, BfsLimits, BfsOutcome, BfsStats, solve_bfs, solve_bfs_real_time_until,
     solve_bfs_until,
 };
+pub use dead_ends::{DeadEnd, DeadEndReason, DeadEnds};
 pub use level::{Board, Cell, Level, Position, parse_level};
 pub use problem::{
     TileObject, parse_plan_moves, problem_name, problem_pddl, tile_objects, timed_moves,

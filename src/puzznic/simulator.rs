@@ -583,14 +583,7 @@ pub fn replay(start: &Board, moves: &[Move], physics: bool) -> Result<Vec<Frame>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzznic::level::parse_level;
-    use pddl_syntax::SourceFile;
-
-    fn board(text: &str) -> Board {
-        parse_level(&SourceFile::new("t", text))
-            .expect("valid")
-            .board
-    }
+    use crate::puzznic::level::test_board as board;
 
     /// A board straight from text, without the level checks (single
     /// tiles allowed), kinds numbered in order of first appearance.

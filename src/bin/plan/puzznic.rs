@@ -225,6 +225,18 @@ fn solve(
         }
         return Ok(exit::UNSOLVABLE);
     }
+    let mut settled = level.board.clone();
+    settled.settle();
+    if let Some(dead_end) = puzznic::DeadEnds::new(&settled).dead_end(&settled) {
+        let kind = settled.kinds()[usize::from(dead_end.kind)];
+        let message = format!(
+            "unsolvable: the tile of type `{kind}` at {} after the level settles: {}",
+            dead_end.at, dead_end.reason
+        );
+        println!("; {message}");
+        eprintln!("{}: {message}", level_args.level.display());
+        return Ok(exit::UNSOLVABLE);
+    }
     let cancel = crate::interrupt::cancel_flag();
     if let Some(limits) = simulator {
         // The time limit and Ctrl-C, checked every few thousand boards; the
