@@ -275,29 +275,40 @@ fn simulator_solve_honours_limits() {
     }
 }
 
+/// Asserts that `plan puzznic solve` reports the level at `path`
+/// unsolvable before any search (exit status 4, no search statistics),
+/// with `message` on stdout, in every configuration.
+fn assert_unsolvable_before_searching(path: &Path, message: &str) {
+    for extra in [
+        &[][..],
+        &["--optimal"][..],
+        &["--simulator"][..],
+        &["--real-time"][..],
+    ] {
+        let out = plan()
+            .args(["puzznic", "solve"])
+            .args(extra)
+            .arg(path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(4), "{} {extra:?}", path.display());
+        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(stdout.contains(message), "{stdout}");
+        assert!(!stdout.contains("expanded"), "no search ran: {stdout}");
+    }
+}
+
 /// A kind with a single tile makes a level unsolvable: reported before any
 /// search, with exit status 4, naming the type and its cell.
 #[test]
 fn a_lone_tile_is_reported_unsolvable_before_searching() {
     let scratch = temp_dir();
-    let dir = scratch.path();
-    let path = dir.join("single.txt");
+    let path = scratch.path().join("single.txt");
     std::fs::write(&path, "######\n#a.bb#\n######\n").expect("write");
-    for extra in [&[][..], &["--optimal"][..], &["--simulator"][..]] {
-        let out = plan()
-            .args(["puzznic", "solve"])
-            .args(extra)
-            .arg(&path)
-            .output()
-            .expect("runs");
-        assert_eq!(out.status.code(), Some(4), "{extra:?}");
-        let text = String::from_utf8(out.stdout).expect("utf-8");
-        assert!(
-            text.contains("; unsolvable: only one tile of type `a` (at row 2 col 2)"),
-            "{text}"
-        );
-        assert!(!text.contains("expanded"), "no search ran: {text}");
-    }
+    assert_unsolvable_before_searching(
+        &path,
+        "; unsolvable: only one tile of type `a` (at row 2 col 2)",
+    );
     // The level is still well formed: its PDDL problem can be written.
     let out = plan()
         .args(["puzznic", "problem"])
@@ -330,23 +341,7 @@ fn stranded_tiles_are_reported_unsolvable_before_searching() {
     for (file, text, message) in cases {
         let path = scratch.path().join(file);
         std::fs::write(&path, text).expect("write");
-        for extra in [
-            &[][..],
-            &["--optimal"][..],
-            &["--simulator"][..],
-            &["--real-time"][..],
-        ] {
-            let out = plan()
-                .args(["puzznic", "solve"])
-                .args(extra)
-                .arg(&path)
-                .output()
-                .expect("runs");
-            assert_eq!(out.status.code(), Some(4), "{file} {extra:?}");
-            let stdout = String::from_utf8(out.stdout).expect("utf-8");
-            assert!(stdout.contains(message), "{stdout}");
-            assert!(!stdout.contains("expanded"), "no search ran: {stdout}");
-        }
+        assert_unsolvable_before_searching(&path, message);
     }
 }
 
