@@ -14,13 +14,15 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 mod puzznic_support;
-use puzznic_support::gameboy_dir;
+use puzznic_support::{assert_valid_for_the_validator, gameboy_dir};
 
 /// A plain interpreter of the ground task: facts and axioms (the domains
 /// have no numeric preconditions; `total-cost` became costs).
 struct Replay<'a> {
     task: &'a Task,
     state: Vec<bool>,
+    /// The plan so far: every action applied, as a plan line.
+    plan_lines: Vec<String>,
 }
 
 impl<'a> Replay<'a> {
@@ -29,7 +31,11 @@ impl<'a> Replay<'a> {
         for &f in &task.init_facts {
             state[f as usize] = true;
         }
-        let mut replay = Replay { task, state };
+        let mut replay = Replay {
+            task,
+            state,
+            plan_lines: Vec::new(),
+        };
         replay.derive();
         replay
     }
@@ -71,6 +77,7 @@ impl<'a> Replay<'a> {
     }
 
     fn apply(&mut self, op: &Operator) {
+        self.plan_lines.push(op.plan_line());
         let mut adds: Vec<FactId> = op.add.clone();
         let mut dels: Vec<FactId> = op.del.clone();
         for ce in &op.conditional {
@@ -292,50 +299,68 @@ fn cross_check(name: &str, level: &Level, rounds: usize, length: usize, seed: u6
     let task = puzznic::ground_level(level, "cross-check", Rules::TurnBased)
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut random = generator(seed);
-    let template = &level.board;
     for round in 0..rounds {
-        let mut replay = Replay::new(&task);
-        let pddl_boards = replay.run_physics(template);
-        let mut board = template.clone();
-        let sim_boards: Vec<Board> = Physics::new(board.clone()).map(|(_, b)| b).collect();
+        let name = format!("{name} round {round}");
+        play_both(&name, &task, level, length, |legal| {
+            legal[random(legal.len())]
+        });
+    }
+}
+
+/// Plays one game of up to `length` moves, each chosen by `choose` among
+/// the legal ones, through the ground task and through the simulator,
+/// asserting that they agree on every board and on the legal moves.
+/// Returns the ground task's interpreter where the game ended.
+fn play_both<'a>(
+    name: &str,
+    task: &'a Task,
+    level: &Level,
+    length: usize,
+    mut choose: impl FnMut(&[Move]) -> Move,
+) -> Replay<'a> {
+    let template = &level.board;
+    let mut replay = Replay::new(task);
+    let pddl_boards = replay.run_physics(template);
+    let mut board = template.clone();
+    let sim_boards: Vec<Board> = Physics::new(board.clone()).map(|(_, b)| b).collect();
+    assert_eq!(
+        texts(&pddl_boards),
+        texts(&sim_boards),
+        "{name}: initial settling differs"
+    );
+    board.settle();
+    for step in 0..length {
+        assert_eq!(
+            replay.board(template).to_text(),
+            board.to_text(),
+            "{name} step {step}"
+        );
+        let legal = board.moves();
+        assert_eq!(
+            replay.moves(),
+            sim_moves(&board),
+            "{name} step {step}: legal moves differ\n{}",
+            board.to_text()
+        );
+        if legal.is_empty() || board.is_cleared() {
+            break;
+        }
+        let mv = choose(&legal);
+        replay.push(mv);
+        let pushed = board.pushed(mv).expect("legal");
+        let sim_boards: Vec<Board> = Physics::new(pushed.clone()).map(|(_, b)| b).collect();
+        let mut pddl_boards = vec![replay.board(template)];
+        pddl_boards.extend(replay.run_physics(template));
+        let mut expected = vec![pushed];
+        expected.extend(sim_boards);
         assert_eq!(
             texts(&pddl_boards),
-            texts(&sim_boards),
-            "{name}: initial settling differs"
+            texts(&expected),
+            "{name} step {step}: physics after {mv} differs"
         );
-        board.settle();
-        for step in 0..length {
-            assert_eq!(
-                replay.board(template).to_text(),
-                board.to_text(),
-                "{name} round {round} step {step}"
-            );
-            let legal = board.moves();
-            assert_eq!(
-                replay.moves(),
-                sim_moves(&board),
-                "{name} round {round} step {step}: legal moves differ\n{}",
-                board.to_text()
-            );
-            if legal.is_empty() || board.is_cleared() {
-                break;
-            }
-            let mv = legal[random(legal.len())];
-            replay.push(mv);
-            let pushed = board.pushed(mv).expect("legal");
-            let sim_boards: Vec<Board> = Physics::new(pushed.clone()).map(|(_, b)| b).collect();
-            let mut pddl_boards = vec![replay.board(template)];
-            pddl_boards.extend(replay.run_physics(template));
-            let mut expected = vec![pushed];
-            expected.extend(sim_boards);
-            assert_eq!(
-                texts(&pddl_boards),
-                texts(&expected),
-                "{name} round {round} step {step}: physics after {mv} differs"
-            );
-            board = board.play(mv).expect("legal");
-        }
+        board = board.play(mv).expect("legal");
     }
+    replay
 }
 
 fn load(path: &Path) -> Level {
@@ -386,6 +411,42 @@ fn gameboy_levels_agree_with_the_simulator() {
         cross_check(&name, &level, 4, 40, 1000 + i as u64);
         cross_check_real_time(&name, &level, 2, 80, 5000 + i as u64);
     }
+}
+
+/// Game Boy level 127 can be cleared by the turn-based rules: the 44 moves
+/// of `puzznic_support/gameboy-127.moves` clear it in the simulator and in
+/// the ground task, which agree on every board on the way, and the plan
+/// they make is valid for the independent validator.
+#[test]
+fn gameboy_127_is_cleared_by_the_turn_based_rules() {
+    let Some(dir) = gameboy_dir() else { return };
+    let level = load(&dir.join("127.txt"));
+    let text = include_str!("puzznic_support/gameboy-127.moves");
+    let moves: Vec<Move> = text
+        .lines()
+        .filter(|line| !line.starts_with(';'))
+        .map(|line| line.parse().expect("a move"))
+        .collect();
+    assert_eq!(moves.len(), 44);
+    let task = puzznic::ground_level(&level, "gameboy-127", Rules::TurnBased).expect("grounds");
+    let mut next = moves.iter();
+    let replay = play_both("127", &task, &level, moves.len() + 1, |legal| {
+        let mv = *next
+            .next()
+            .expect("the board is cleared before the moves run out");
+        assert!(legal.contains(&mv), "{mv} is not legal");
+        mv
+    });
+    assert!(next.next().is_none(), "every move was played");
+    assert!(replay.board(&level.board).is_cleared());
+    assert!(replay.holds(&task.goal), "the ground goal holds");
+    assert_valid_for_the_validator(
+        &level,
+        "gameboy-127",
+        Rules::TurnBased,
+        &replay.plan_lines,
+        44,
+    );
 }
 
 /// Boards that start unsettled (a stack with gaps falling while another

@@ -11,7 +11,7 @@ use planner::search::{HeuristicKind, NoObserver, Outcome, SearchOptions, SearchR
 use std::path::{Path, PathBuf};
 
 mod puzznic_support;
-use puzznic_support::gameboy_dir;
+use puzznic_support::{assert_valid_for_the_validator, gameboy_dir};
 use std::sync::atomic::AtomicBool;
 
 /// Every shipped level with its optimal number of player moves by the
@@ -433,26 +433,6 @@ fn optimal_search_settles_a_level_moves_only_bounds() {
     let plan = plan.expect("a plan");
     assert_eq!(plan.moves.len(), 25);
     assert!(clears(&level, &plan.pushes()));
-}
-
-/// The independent lifted validator accepts a plan on the domain and the
-/// generated problem, with the number of moves as its metric value.
-fn assert_valid_for_the_validator(
-    level: &Level,
-    name: &str,
-    rules: Rules,
-    plan_lines: &[String],
-    moves: usize,
-) {
-    let domain = pddl_syntax::parse_domain(rules.domain()).expect("domain parses");
-    let problem_text = puzznic::problem_pddl(level, &puzznic::problem_name(name));
-    let problem = pddl_syntax::parse_problem(&problem_text).expect("problem parses");
-    let validator = planner::validate::Validator::new(&domain, &problem).expect("validator set up");
-    let plan = planner::validate::parse_plan(&plan_lines.join("\n")).expect("plan parses");
-    let report = validator.validate(&plan);
-    assert!(report.is_valid(), "{name}: {:?}", report.failure);
-    assert_eq!(report.steps_total, plan_lines.len(), "{name}");
-    assert_eq!(report.metric.map(|m| m.value), Some(moves as f64), "{name}");
 }
 
 /// A kind of three tiles whose pair vanishes while settling leaves a

@@ -55,6 +55,39 @@ impl fmt::Display for Move {
     }
 }
 
+impl std::str::FromStr for Move {
+    type Err = String;
+
+    /// Reads a move as [`Display`](fmt::Display) writes it: `move tile at
+    /// row 3 col 4 left` (1-based row and column).
+    fn from_str(text: &str) -> Result<Move, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let number = |word: &str| word.parse::<usize>().ok().filter(|&n| n >= 1);
+        match words[..] {
+            ["move", "tile", "at", "row", row, "col", col, direction] => {
+                let direction = match direction {
+                    "left" => Direction::Left,
+                    "right" => Direction::Right,
+                    _ => return Err(format!("`{direction}`: expected `left` or `right`")),
+                };
+                let (Some(row), Some(col)) = (number(row), number(col)) else {
+                    return Err(format!("`{text}`: rows and columns count from 1"));
+                };
+                Ok(Move {
+                    from: Position {
+                        row: row - 1,
+                        col: col - 1,
+                    },
+                    direction,
+                })
+            }
+            _ => Err(format!(
+                "`{text}`: expected a move such as `move tile at row 3 col 4 left`"
+            )),
+        }
+    }
+}
+
 /// Why a move cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
@@ -608,6 +641,24 @@ mod tests {
             })
             .collect();
         Board::from_rows(rows, kinds)
+    }
+
+    #[test]
+    fn moves_read_back_as_they_are_written() {
+        let mv = Move {
+            from: Position { row: 2, col: 3 },
+            direction: Direction::Left,
+        };
+        assert_eq!(mv.to_string(), "move tile at row 3 col 4 left");
+        assert_eq!(mv.to_string().parse::<Move>(), Ok(mv));
+        for bad in [
+            "move tile at row 0 col 4 left",
+            "move tile at row 3 col 4 up",
+            "push tile at row 3 col 4 left",
+            "move tile at row 3 col 4",
+        ] {
+            assert!(bad.parse::<Move>().is_err(), "{bad}");
+        }
     }
 
     #[test]
