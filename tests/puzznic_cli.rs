@@ -275,6 +275,30 @@ fn simulator_solve_honours_limits() {
     }
 }
 
+/// `plan puzznic show` also reads moves as `plan puzznic solve` describes
+/// them: the known solution of Game Boy level 127 clears it.
+#[test]
+fn show_reads_described_moves() {
+    let Some(dir) = gameboy_dir() else { return };
+    let moves = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/puzznic_support/gameboy-127.moves"
+    );
+    let out = plan()
+        .args(["puzznic", "show"])
+        .arg(dir.join("127.txt"))
+        .arg(moves)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let shown = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        shown.contains("move 44: move tile at row 11 col 7 right"),
+        "{shown}"
+    );
+    assert!(shown.ends_with("cleared in 44 moves\n"), "{shown}");
+}
+
 /// Asserts that `plan puzznic solve` reports the level at `path`
 /// unsolvable before any search (exit status 4, no search statistics),
 /// with `message` on stdout, in every configuration.

@@ -131,8 +131,9 @@ pub fn timed_moves<'a, S: AsRef<str> + 'a>(
     moves
 }
 
-/// Reads the player moves of a plan file (one `(action args...)` per line,
-/// `;` comments ignored), timed by the plan's physics actions as
+/// Reads the player moves of a plan file (one `(action args...)` or one
+/// move as [`Move`] displays it, `move tile at row 3 col 4 left`, per
+/// line; `;` comments ignored), timed by the plan's physics actions as
 /// [`timed_moves`] does, from the level's board `start`; a plan of pushes
 /// alone (no physics action at all, as a player would write it) pushes on
 /// still boards. Errors name the line.
@@ -148,6 +149,16 @@ pub fn parse_plan_moves(text: &str, start: &Board) -> Result<Vec<TimedMove>, Str
             .split_once(':')
             .filter(|(step, _)| step.trim().parse::<f64>().is_ok())
             .map_or(line, |(_, rest)| rest.trim());
+        // A move as `plan puzznic solve` describes it, e.g. `move tile at
+        // row 3 col 4 left`: a push on a still board.
+        if let Ok(mv) = body.parse::<Move>() {
+            let name = match mv.direction {
+                Direction::Left => "push-left",
+                Direction::Right => "push-right",
+            };
+            actions.push((name.to_owned(), vec![cell_name(mv.from)]));
+            continue;
+        }
         let inner = body
             .strip_prefix('(')
             .and_then(|b| b.split_once(')'))
@@ -434,6 +445,9 @@ mod tests {
         let pushes = "(push-right r2-c2 r2-c3 tile-a-1)\n(push-left r2-c3 r2-c2 tile-a-1)\n";
         let moves = parse_plan_moves(pushes, &falling).unwrap();
         assert!(moves.iter().all(|m| m.time == PushTime::Still));
+        // Moves as `plan puzznic solve` describes them read the same.
+        let described = "move tile at row 2 col 2 right\n(push-left r2-c3 r2-c2 tile-a-1)\n";
+        assert_eq!(parse_plan_moves(described, &falling).unwrap(), moves);
         let timed = "(gravity-step)\n(vanish)\n(push-right r2-c2 r2-c3 tile-a-1)\n(gravity-step)\n(push-left r5-c4 r5-c3 tile-a-3)\n";
         let moves = parse_plan_moves(timed, &falling).unwrap();
         assert_eq!(moves[0].time, PushTime::Still);

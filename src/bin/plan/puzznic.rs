@@ -107,7 +107,8 @@ pub enum PuzznicCommand {
     Show {
         #[command(flatten)]
         level: LevelArgs,
-        /// The plan: PDDL plan lines, e.g. the output of `plan puzznic solve`.
+        /// The plan: PDDL plan lines, e.g. the output of `plan puzznic solve`,
+        /// or moves written as it describes them (`move tile at row 3 col 4 left`).
         plan: PathBuf,
         /// Show the board after every gravity and vanishing step too.
         #[arg(long)]
