@@ -17,49 +17,69 @@
 //!
 //! Every condition is necessary for clearing, so pruning such boards never
 //! loses a solution; by the real-time rules too, where tiles also move only
-//! sideways and down. Level 127 of the Game Boy version, for example,
-//! has a well whose bottom cells (rows 9–10 of columns 3–4, 0-based) no
-//! tile ever leaves: a tile of a kind with no partner that can get there is
-//! dead as soon as it falls in.
+//! sideways and down. Level 127 of the Game Boy version, for example, has
+//! a well at the bottom left (row 9 of columns 3–4 and row 10 of columns
+//! 1–3, 0-based) that no tile ever leaves: a tile that falls in is dead at
+//! once if no other tile of its kind can still get there.
 
 use super::level::{Board, Cell, Position};
 
 /// The reach of every playfield cell of a level, for [`DeadEnds::is_dead`].
+///
+/// The cells of a row *segment* (a maximal run of playfield cells between
+/// walls) reach one another, so they share one reach: the segment's cells
+/// and the reaches of the segments right below them. Built bottom-up, that
+/// takes a few set unions per cell.
 #[derive(Clone, Debug)]
 pub struct DeadEnds {
     /// The playfield cells in reading order.
     playfield: Vec<Position>,
-    /// The playfield index of each position (`u16::MAX` outside it).
-    index: Vec<u16>,
+    /// The playfield index of each position (`u32::MAX` outside it).
+    index: Vec<u32>,
+    /// The segment of each playfield cell.
+    segment: Vec<u32>,
     /// Words per cell set.
     words: usize,
-    /// `reach[i * words..]`: the cells a tile at playfield cell `i` can
-    /// still reach, itself included.
+    /// `reach[s * words..]`: the cells a tile in segment `s` can still
+    /// reach, the segment included.
     reach: Vec<u64>,
-    /// `touching[i * words..]`: the cells next to some cell of `reach[i]`.
+    /// `touching[s * words..]`: the cells next to some cell of `reach[s]`.
     touching: Vec<u64>,
 }
 
 impl DeadEnds {
     /// The reaches of `board`'s playfield (its tiles do not matter).
     pub fn new(board: &Board) -> DeadEnds {
-        let width = board.width();
+        let (width, height) = (board.width(), board.height());
         let playfield: Vec<Position> = board.playfield().collect();
-        let mut index = vec![u16::MAX; width * board.height()];
+        let mut index = vec![u32::MAX; width * height];
         for (i, p) in playfield.iter().enumerate() {
-            index[p.row * width + p.col] = i as u16;
+            index[p.row * width + p.col] = i as u32;
+        }
+        let cell_of = |row: usize, col: usize| -> Option<usize> {
+            (row < height && col < width)
+                .then(|| index[row * width + col])
+                .filter(|&i| i != u32::MAX)
+                .map(|i| i as usize)
+        };
+        // Segments in reading order: a cell starts a new one unless the
+        // cell to its left is playfield.
+        let mut segment = vec![0u32; playfield.len()];
+        let mut segments = 0u32;
+        for (i, p) in playfield.iter().enumerate() {
+            let continues = p.col > 0 && cell_of(p.row, p.col - 1).is_some();
+            if !continues {
+                segments += 1;
+            }
+            segment[i] = segments - 1;
         }
         let words = playfield.len().div_ceil(64).max(1);
-        let cell_of = |row: usize, col: usize| -> Option<usize> {
-            (row < board.height() && col < width)
-                .then(|| index[row * width + col])
-                .filter(|&i| i != u16::MAX)
-                .map(usize::from)
-        };
-        let n = playfield.len();
-        let mut reach = vec![0u64; n * words];
-        let mut neighbours = vec![0u64; n * words];
-        for (i, p) in playfield.iter().enumerate() {
+        let mut reach = vec![0u64; segments as usize * words];
+        let mut touching = vec![0u64; segments as usize * words];
+        // Bottom-up: the segments below a cell come later in reading order.
+        for (i, p) in playfield.iter().enumerate().rev() {
+            let s = segment[i] as usize;
+            set(&mut reach[s * words..(s + 1) * words], i);
             let around = [
                 p.row.checked_sub(1).and_then(|r| cell_of(r, p.col)),
                 cell_of(p.row + 1, p.col),
@@ -67,52 +87,36 @@ impl DeadEnds {
                 cell_of(p.row, p.col + 1),
             ];
             for j in around.into_iter().flatten() {
-                set(&mut neighbours[i * words..(i + 1) * words], j);
+                set(&mut touching[s * words..(s + 1) * words], j);
             }
-            // Depth-first over steps left, right and down.
-            let row_set = &mut reach[i * words..(i + 1) * words];
-            let mut stack = vec![i];
-            set(row_set, i);
-            while let Some(j) = stack.pop() {
-                let q = playfield[j];
-                let steps = [
-                    cell_of(q.row + 1, q.col),
-                    q.col.checked_sub(1).and_then(|c| cell_of(q.row, c)),
-                    cell_of(q.row, q.col + 1),
-                ];
-                for k in steps.into_iter().flatten() {
-                    if !contains(row_set, k) {
-                        set(row_set, k);
-                        stack.push(k);
-                    }
-                }
-            }
-        }
-        let mut touching = vec![0u64; n * words];
-        for i in 0..n {
-            for j in 0..n {
-                if contains(&reach[i * words..(i + 1) * words], j) {
-                    for w in 0..words {
-                        touching[i * words + w] |= neighbours[j * words + w];
-                    }
+            if let Some(below) = cell_of(p.row + 1, p.col) {
+                let b = segment[below] as usize;
+                for w in 0..words {
+                    reach[s * words + w] |= reach[b * words + w];
+                    touching[s * words + w] |= touching[b * words + w];
                 }
             }
         }
         DeadEnds {
             playfield,
             index,
+            segment,
             words,
             reach,
             touching,
         }
     }
 
+    /// The cells a tile at playfield cell `cell` can still reach.
     fn reach(&self, cell: usize) -> &[u64] {
-        &self.reach[cell * self.words..(cell + 1) * self.words]
+        let s = self.segment[cell] as usize;
+        &self.reach[s * self.words..(s + 1) * self.words]
     }
 
+    /// The cells next to some cell of [`Self::reach`].
     fn touching(&self, cell: usize) -> &[u64] {
-        &self.touching[cell * self.words..(cell + 1) * self.words]
+        let s = self.segment[cell] as usize;
+        &self.touching[s * self.words..(s + 1) * self.words]
     }
 
     /// Whether `board` (of the level this was built from) can never be
@@ -133,7 +137,7 @@ impl DeadEnds {
         let mut count = 0;
         for (pos, cell) in board.cells().iter().enumerate() {
             if let Cell::Tile(kind) = *cell {
-                let tile = (kind, usize::from(self.index[pos]));
+                let tile = (kind, self.index[pos] as usize);
                 if count < STACK_TILES {
                     on_stack[count] = tile;
                 } else {
@@ -237,10 +241,6 @@ const STACK_TILES: usize = 64;
 
 fn set(cells: &mut [u64], i: usize) {
     cells[i / 64] |= 1 << (i % 64);
-}
-
-fn contains(cells: &[u64], i: usize) -> bool {
-    cells[i / 64] & (1 << (i % 64)) != 0
 }
 
 #[cfg(test)]
