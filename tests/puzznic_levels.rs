@@ -283,7 +283,8 @@ fn the_trap_has_a_fatal_first_move() {
         .into_iter()
         .filter(|&mv| {
             let next = level.board.play(mv).expect("legal");
-            !next.is_dead() && puzznic::solve_bfs(&next, 100_000).0 == BfsOutcome::Unsolvable
+            next.lone_tiles().is_empty()
+                && puzznic::solve_bfs(&next, 100_000).0 == BfsOutcome::Unsolvable
         })
         .map(|mv| mv.to_string())
         .collect();

@@ -76,7 +76,7 @@ pub struct BfsStats {
 
 /// Breadth-first search over still boards for the fewest player moves
 /// clearing `start` (settled first). Stops after storing `max_states`
-/// boards. Boards where a kind has a single tile are pruned.
+/// boards. Boards that can never be cleared ([`DeadEnds`]) are pruned.
 pub fn solve_bfs(start: &Board, max_states: usize) -> (BfsOutcome, BfsStats) {
     let limits = BfsLimits {
         max_states: Some(max_states),
@@ -360,8 +360,8 @@ impl BoardStore {
 /// [`solve_bfs_until`] by the real-time rules ([`RealTime`]): the fewest
 /// pushes over games, where a push costs 1 and letting a physics step
 /// happen costs 0 (a 0-1 breadth-first search). Starts from `start` as it
-/// is (pushes may come while it settles); games where a kind has a single
-/// tile are pruned. `depth` in the statistics counts pushes.
+/// is (pushes may come while it settles); games that can never be cleared
+/// ([`DeadEnds`]) are pruned. `depth` in the statistics counts pushes.
 pub fn solve_bfs_real_time_until(
     start: &Board,
     limits: BfsLimits,

@@ -283,12 +283,6 @@ impl Board {
             .take_while(|cell| cell.is_playfield())
             .all(|cell| matches!(cell, Cell::Tile(_)))
     }
-
-    /// Whether some kind has exactly one tile left: such a board can never
-    /// be cleared.
-    pub fn is_dead(&self) -> bool {
-        self.kind_counts().contains(&1)
-    }
 }
 
 /// The physics after a push, one step at a time, in the order the PDDL
