@@ -299,16 +299,19 @@ fn show_reads_described_moves() {
     assert!(shown.ends_with("cleared in 44 moves\n"), "{shown}");
 }
 
+/// The configurations of `plan puzznic solve` that
+/// [`assert_unsolvable_before_searching`] runs by the turn-based rules.
+const TURN_BASED_CONFIGURATIONS: [&[&str]; 3] = [&[], &["--optimal"], &["--simulator"]];
+
 /// Asserts that `plan puzznic solve` reports the level at `path`
-/// unsolvable before any search (exit status 4, no search statistics),
-/// with `message` on stdout, in every configuration.
-fn assert_unsolvable_before_searching(path: &Path, message: &str) {
-    for extra in [
-        &[][..],
-        &["--optimal"][..],
-        &["--simulator"][..],
-        &["--real-time"][..],
-    ] {
+/// unsolvable before any search (exit status 4, no search statistics) in
+/// every configuration, with `message(real_time)` on stdout.
+fn assert_unsolvable_before_searching(path: &Path, message: impl Fn(bool) -> String) {
+    for extra in TURN_BASED_CONFIGURATIONS
+        .into_iter()
+        .chain([&["--real-time"][..]])
+    {
+        let message = message(extra == ["--real-time"]);
         let out = plan()
             .args(["puzznic", "solve"])
             .args(extra)
@@ -317,7 +320,7 @@ fn assert_unsolvable_before_searching(path: &Path, message: &str) {
             .expect("runs");
         assert_eq!(out.status.code(), Some(4), "{} {extra:?}", path.display());
         let stdout = String::from_utf8(out.stdout).expect("utf-8");
-        assert!(stdout.contains(message), "{stdout}");
+        assert!(stdout.contains(&message), "{stdout}");
         assert!(!stdout.contains("expanded"), "no search ran: {stdout}");
     }
 }
@@ -329,10 +332,9 @@ fn a_lone_tile_is_reported_unsolvable_before_searching() {
     let scratch = temp_dir();
     let path = scratch.path().join("single.txt");
     std::fs::write(&path, "######\n#a.bb#\n######\n").expect("write");
-    assert_unsolvable_before_searching(
-        &path,
-        "; unsolvable: only one tile of type `a` (at row 2 col 2)",
-    );
+    assert_unsolvable_before_searching(&path, |_| {
+        "; unsolvable: only one tile of type `a` (at row 2 col 2)".to_owned()
+    });
     // The level is still well formed: its PDDL problem can be written.
     let out = plan()
         .args(["puzznic", "problem"])
@@ -352,20 +354,73 @@ fn stranded_tiles_are_reported_unsolvable_before_searching() {
             "well.txt",
             // The lower `a` can never climb out of its well.
             "#######\n#b...a#\n####.##\n#a.#b.#\n#######\n",
-            "; unsolvable: the tile of type `a` at row 2 col 6 after the level settles: \
-             it can never get next to another tile of its type",
+            (
+                "row 2 col 6",
+                "it can never get next to another tile of its type",
+            ),
         ),
         (
             "pits.txt",
             "#####\n#.a.#\n#a#a#\n#####\n",
-            "; unsolvable: the tile of type `a` at row 2 col 3 after the level settles: \
-             the three tiles of its type can never meet",
+            ("row 2 col 3", "the three tiles of its type can never meet"),
         ),
     ];
-    for (file, text, message) in cases {
+    for (file, text, (at, reason)) in cases {
         let path = scratch.path().join(file);
         std::fs::write(&path, text).expect("write");
-        assert_unsolvable_before_searching(&path, message);
+        assert_unsolvable_before_searching(&path, |real_time| {
+            // The turn-based rules judge the settled board.
+            let when = if real_time {
+                ""
+            } else {
+                " after the level settles"
+            };
+            format!("; unsolvable: the tile of type `a` at {at}{when}: {reason}")
+        });
+    }
+}
+
+/// A level whose first settling strands a tile by the turn-based rules,
+/// where by the real-time ones a push while the top tile falls saves it:
+/// only the turn-based rules report it unsolvable before searching.
+#[test]
+fn the_first_settling_decides_only_by_the_turn_based_rules() {
+    let scratch = temp_dir();
+    let path = scratch.path().join("early-push.txt");
+    std::fs::write(&path, "######\n#.a..#\n#....#\n#....#\n#.a.a#\n######\n").expect("write");
+    for extra in TURN_BASED_CONFIGURATIONS {
+        let out = plan()
+            .args(["puzznic", "solve"])
+            .args(extra)
+            .arg(&path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(4), "{extra:?}");
+        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(
+            stdout.contains(
+                "; unsolvable: the tile of type `a` at row 5 col 5 after the level settles: \
+                 it is the only tile of its type"
+            ),
+            "{stdout}"
+        );
+    }
+    for extra in [&["--real-time"][..], &["--real-time", "--simulator"][..]] {
+        let out = plan()
+            .args(["puzznic", "solve"])
+            .args(extra)
+            .arg(&path)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        // One push, made before the top tile lands (either bottom tile
+        // may move next to the other).
+        assert!(
+            stdout.contains("; move 1: before the first falling step: move tile at row 5"),
+            "{stdout}"
+        );
+        assert!(!stdout.contains("; move 2:"), "{stdout}");
     }
 }
 

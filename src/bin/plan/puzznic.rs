@@ -215,27 +215,36 @@ fn solve(
     println!("; level {}", level_args.level.display());
     // Checked before any search: no search is needed to prove these
     // levels unsolvable, and none should run for minutes to find out.
+    let report = |message: String| {
+        println!("; {message}");
+        eprintln!("{}: {message}", level_args.level.display());
+    };
     let lone = level.board.lone_tiles();
     if !lone.is_empty() {
         for (kind, at) in &lone {
-            let message = format!(
+            report(format!(
                 "unsolvable: only one tile of type `{kind}` (at {at}): the level can never be cleared"
-            );
-            println!("; {message}");
-            eprintln!("{}: {message}", level_args.level.display());
+            ));
         }
         return Ok(exit::UNSOLVABLE);
     }
-    let mut settled = level.board.clone();
-    settled.settle();
-    if let Some(dead_end) = puzznic::DeadEnds::new(&settled).dead_end(&settled) {
-        let kind = settled.kinds()[usize::from(dead_end.kind)];
-        let message = format!(
-            "unsolvable: the tile of type `{kind}` at {} after the level settles: {}",
+    // By the turn-based rules the first settling is forced, so its board
+    // is the one to judge; by the real-time ones a push may come while it
+    // settles, so only the board as given is (reaches include every fall).
+    let (board, when) = match rules {
+        puzznic::Rules::TurnBased => {
+            let mut settled = level.board.clone();
+            settled.settle();
+            (settled, " after the level settles")
+        }
+        puzznic::Rules::RealTime => (level.board.clone(), ""),
+    };
+    if let Some(dead_end) = puzznic::DeadEnds::new(&board).dead_end(&board) {
+        let kind = board.kinds()[usize::from(dead_end.kind)];
+        report(format!(
+            "unsolvable: the tile of type `{kind}` at {}{when}: {}",
             dead_end.at, dead_end.reason
-        );
-        println!("; {message}");
-        eprintln!("{}: {message}", level_args.level.display());
+        ));
         return Ok(exit::UNSOLVABLE);
     }
     let cancel = crate::interrupt::cancel_flag();
