@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 mod puzznic_support;
-use puzznic_support::{assert_valid_for_the_validator, gameboy_dir};
+use puzznic_support::{assert_valid_for_the_validator, gameboy_dir, load_level as load};
 
 /// A plain interpreter of the ground task: facts and axioms (the domains
 /// have no numeric preconditions; `total-cost` became costs).
@@ -361,15 +361,6 @@ fn play_both<'a>(
         board = board.play(mv).expect("legal");
     }
     replay
-}
-
-fn load(path: &Path) -> Level {
-    let file = SourceFile::new(
-        path.display().to_string(),
-        std::fs::read_to_string(path).expect("readable"),
-    );
-    puzznic::parse_level(&file)
-        .unwrap_or_else(|e| panic!("{}", e.iter().map(|d| d.render(&file)).collect::<String>()))
 }
 
 fn levels_in(dir: &Path) -> Vec<PathBuf> {

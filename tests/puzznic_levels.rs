@@ -11,7 +11,7 @@ use planner::search::{HeuristicKind, NoObserver, Outcome, SearchOptions, SearchR
 use std::path::{Path, PathBuf};
 
 mod puzznic_support;
-use puzznic_support::{assert_valid_for_the_validator, gameboy_dir};
+use puzznic_support::{assert_valid_for_the_validator, gameboy_dir, load_level};
 use std::sync::atomic::AtomicBool;
 
 /// Every shipped level with its optimal number of player moves by the
@@ -60,13 +60,7 @@ fn level_path(name: &str) -> PathBuf {
 }
 
 fn load(name: &str) -> Level {
-    let path = level_path(name);
-    let file = SourceFile::new(
-        path.display().to_string(),
-        std::fs::read_to_string(&path).expect("readable"),
-    );
-    puzznic::parse_level(&file)
-        .unwrap_or_else(|e| panic!("{}", e.iter().map(|d| d.render(&file)).collect::<String>()))
+    load_level(&level_path(name))
 }
 
 /// Plans `level` by `rules` with `options`, without limits or progress.
@@ -335,12 +329,7 @@ fn planner_optimal_matches_moves_on_small_gameboy_levels() {
             moves_file.contains(&format!("{name} optimal {optimal}\n")),
             "{name}: MOVES disagrees with this table"
         );
-        let path = dir.join(format!("{name}.txt"));
-        let file = SourceFile::new(
-            path.display().to_string(),
-            std::fs::read_to_string(&path).expect("readable"),
-        );
-        let level = puzznic::parse_level(&file).expect("valid level");
+        let level = load_level(&dir.join(format!("{name}.txt")));
         let hmax = SearchOptions {
             heuristic: HeuristicKind::HMax,
             ..SearchOptions::optimal_default()
@@ -373,12 +362,7 @@ fn planner_optimal_matches_moves_on_small_gameboy_levels() {
 #[test]
 fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
     let Some(dir) = gameboy_dir() else { return };
-    let path = dir.join("059.txt");
-    let file = SourceFile::new(
-        path.display().to_string(),
-        std::fs::read_to_string(&path).expect("readable"),
-    );
-    let level = puzznic::parse_level(&file).expect("valid level");
+    let level = load_level(&dir.join("059.txt"));
     let task = puzznic::ground_level(&level, "059", Rules::TurnBased).expect("grounds");
     let initial = |kind: HeuristicKind| {
         let mut space = StateSpace::new(&task);
@@ -422,12 +406,7 @@ fn optimal_search_settles_a_level_moves_only_bounds() {
     let Some(dir) = gameboy_dir() else { return };
     let moves_file = std::fs::read_to_string(dir.join("MOVES")).expect("MOVES");
     assert!(moves_file.contains("088 at-least 23\n"), "MOVES changed");
-    let path = dir.join("088.txt");
-    let file = SourceFile::new(
-        path.display().to_string(),
-        std::fs::read_to_string(&path).expect("readable"),
-    );
-    let level = puzznic::parse_level(&file).expect("valid level");
+    let level = load_level(&dir.join("088.txt"));
     let (result, plan) = solve_level(&level, "088", Rules::TurnBased, &puzznic::optimal_options());
     assert!(result.proven_optimal);
     assert_eq!(result.lower_bound, Some(25));
@@ -493,8 +472,7 @@ fn check_dead_ends_on_gameboy_levels(max_boards: usize, at_least: usize) {
     let mut checked = 0;
     for number in 1..=128 {
         let name = format!("{number:03}");
-        let text = std::fs::read_to_string(dir.join(format!("{name}.txt"))).expect("a level");
-        let level = puzznic::parse_level(&SourceFile::new(&name, text)).expect("a valid level");
+        let level = load_level(&dir.join(format!("{name}.txt")));
         checked += usize::from(check_dead_ends(&name, &level.board, max_boards).is_some());
     }
     assert!(checked >= at_least, "{checked} levels checked");

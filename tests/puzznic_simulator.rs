@@ -1,12 +1,11 @@
 //! The reference simulator against the shared Game Boy levels and their
 //! known optimal move counts (`/work/shared/puzznic/gameboy/MOVES`).
 
-use pddl_syntax::SourceFile;
-use planner::puzznic::{BfsOutcome, parse_level, solve_bfs};
+use planner::puzznic::{BfsOutcome, solve_bfs};
 use std::path::Path;
 
 mod puzznic_support;
-use puzznic_support::gameboy_dir;
+use puzznic_support::{gameboy_dir, load_level};
 
 /// `(level, optimal?, moves)` for each line of MOVES.
 fn known_moves(dir: &Path) -> Vec<(String, bool, usize)> {
@@ -25,17 +24,7 @@ fn known_moves(dir: &Path) -> Vec<(String, bool, usize)> {
 }
 
 fn load(dir: &Path, level: &str) -> planner::puzznic::Level {
-    let path = dir.join(format!("{level}.txt"));
-    let file = SourceFile::new(
-        path.display().to_string(),
-        std::fs::read_to_string(&path).expect("readable"),
-    );
-    parse_level(&file).unwrap_or_else(|errors| {
-        panic!(
-            "{}",
-            errors.iter().map(|e| e.render(&file)).collect::<String>()
-        )
-    })
+    load_level(&dir.join(format!("{level}.txt")))
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Shared by the Puzznic integration tests.
 
+use pddl_syntax::SourceFile;
 use planner::puzznic::{self, Level, Rules};
 use std::path::{Path, PathBuf};
 
@@ -16,6 +17,18 @@ pub fn gameboy_dir() -> Option<PathBuf> {
         eprintln!("skipping: {} not found", dir.display());
         None
     }
+}
+
+/// Reads and parses a level file; a malformed one fails the test with
+/// its rendered diagnostics.
+#[allow(dead_code)] // Not every test binary reads level files.
+pub fn load_level(path: &Path) -> Level {
+    let file = SourceFile::new(
+        path.display().to_string(),
+        std::fs::read_to_string(path).expect("readable"),
+    );
+    puzznic::parse_level(&file)
+        .unwrap_or_else(|e| panic!("{}", e.iter().map(|d| d.render(&file)).collect::<String>()))
 }
 
 /// The independent lifted validator accepts a plan on the domain and the
