@@ -14,6 +14,21 @@ fn shipped(name: &str) -> String {
     format!("{}/problems/puzznic/{name}.txt", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs `plan puzznic solve` with `args` and then the level at `level`:
+/// its exit status and stdout.
+fn solve(args: &[&str], level: impl AsRef<std::ffi::OsStr>) -> (Option<i32>, String) {
+    let out = plan()
+        .args(["puzznic", "solve"])
+        .args(args)
+        .arg(level)
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).expect("utf-8"),
+    )
+}
+
 /// A fresh scratch directory for one test, removed when dropped.
 fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("temp dir")
@@ -193,18 +208,7 @@ fn simulator_solve_and_tiled_input() {
 /// proves it unsolvable and the real-time one solves it in two moves.
 #[test]
 fn simulator_solve_by_the_real_time_rules() {
-    let run = |extra: &[&str]| {
-        let out = plan()
-            .args(["puzznic", "solve", "--simulator", "-q"])
-            .args(extra)
-            .arg(shipped("catch"))
-            .output()
-            .expect("runs");
-        (
-            out.status.code(),
-            String::from_utf8(out.stdout).expect("utf-8"),
-        )
-    };
+    let run = |extra: &[&str]| solve(&[&["--simulator", "-q"], extra].concat(), shipped("catch"));
     let (status, text) = run(&[]);
     assert_eq!(status, Some(4), "{text}");
     assert!(text.contains("; unsolvable: all "), "{text}");
@@ -234,16 +238,7 @@ fn simulator_solve_honours_limits() {
         "################\n#ab.cd.ef.gh.ij#\n#ba.dc.fe.hg.ji#\n################\n",
     )
     .expect("write");
-    let run = |limit: &[&str]| {
-        let out = plan()
-            .args(["puzznic", "solve", "--simulator", "-q"])
-            .args(limit)
-            .arg(&level)
-            .output()
-            .expect("runs");
-        let text = String::from_utf8(out.stdout).expect("utf-8");
-        (out.status.code(), text)
-    };
+    let run = |limit: &[&str]| solve(&[&["--simulator", "-q"], limit].concat(), &level);
     let (status, text) = run(&["--memory-limit", "1"]);
     assert_eq!(status, Some(6), "{text}");
     // Stopped before the tables would pass 1 MiB.
@@ -312,14 +307,8 @@ fn assert_unsolvable_before_searching(path: &Path, message: impl Fn(bool) -> Str
         .chain([&["--real-time"][..]])
     {
         let message = message(extra == ["--real-time"]);
-        let out = plan()
-            .args(["puzznic", "solve"])
-            .args(extra)
-            .arg(path)
-            .output()
-            .expect("runs");
-        assert_eq!(out.status.code(), Some(4), "{} {extra:?}", path.display());
-        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        let (status, stdout) = solve(extra, path);
+        assert_eq!(status, Some(4), "{} {extra:?}", path.display());
         assert!(stdout.contains(&message), "{stdout}");
         assert!(!stdout.contains("expanded"), "no search ran: {stdout}");
     }
@@ -389,14 +378,8 @@ fn the_first_settling_decides_only_by_the_turn_based_rules() {
     let path = scratch.path().join("early-push.txt");
     std::fs::write(&path, "######\n#.a..#\n#....#\n#....#\n#.a.a#\n######\n").expect("write");
     for extra in TURN_BASED_CONFIGURATIONS {
-        let out = plan()
-            .args(["puzznic", "solve"])
-            .args(extra)
-            .arg(&path)
-            .output()
-            .expect("runs");
-        assert_eq!(out.status.code(), Some(4), "{extra:?}");
-        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        let (status, stdout) = solve(extra, &path);
+        assert_eq!(status, Some(4), "{extra:?}");
         assert!(
             stdout.contains(
                 "; unsolvable: the tile of type `a` at row 5 col 5 after the level settles: \
@@ -406,14 +389,8 @@ fn the_first_settling_decides_only_by_the_turn_based_rules() {
         );
     }
     for extra in [&["--real-time"][..], &["--real-time", "--simulator"][..]] {
-        let out = plan()
-            .args(["puzznic", "solve"])
-            .args(extra)
-            .arg(&path)
-            .output()
-            .expect("runs");
-        assert_eq!(out.status.code(), Some(0), "{extra:?}");
-        let stdout = String::from_utf8(out.stdout).expect("utf-8");
+        let (status, stdout) = solve(extra, &path);
+        assert_eq!(status, Some(0), "{extra:?}");
         // One push, made before the top tile lands (either bottom tile
         // may move next to the other).
         assert!(
