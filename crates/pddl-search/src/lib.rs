@@ -110,21 +110,29 @@ pub fn search(
     };
     proven_optimal |= best.as_ref().is_some_and(|plan| plan.cost <= initial_bound);
     if best.is_some() && !proven_optimal && (options.anytime || improve) {
-        // Without --anytime, restarts get as many heuristic evaluations as
-        // the first search used (plus a few): improving the plan costs at
-        // most about what finding it did. Turns that spent their budgets
-        // without a plan before the one that found it count up to
-        // FAILED_TURNS_EVALUATIONS_COUNTED: on Puzznic level 090, counting
-        // all 750 000 of them kept restarts that found nothing running
-        // 29 s after a plan found in 15 s, while woodworking's restarts
-        // need the 50 000 of its first turn to cut its plans' costs by a
-        // third.
+        // Without --anytime, restarts get three times the heuristic
+        // evaluations the first search's deciding turn used, the part
+        // beyond once capped at RESTART_EXTRA_EVALUATIONS_CAP (so a long
+        // first search is followed by at most about as long restarts).
+        // Turns that spent their budgets without a plan before the one
+        // that found it count up to FAILED_TURNS_EVALUATIONS_COUNTED: on
+        // Puzznic level 090, counting all 750 000 of them kept restarts
+        // that found nothing running 29 s after a plan found in 15 s,
+        // while woodworking's restarts need the 50 000 of its first turn
+        // to cut its plans' costs by a third. Where operators cost other
+        // than 1, the greedy first search, which ignores costs, says least
+        // about what a cheap plan takes, so restarts get at least
+        // GENERAL_COST_RESTART_EVALUATIONS.
         let budget = (!options.anytime).then(|| {
             let failed_turns = monitor.stats.evaluated - deciding_turn_evaluated;
-            monitor.stats.evaluated
-                + deciding_turn_evaluated
+            let mut allowance = deciding_turn_evaluated
+                + (deciding_turn_evaluated * 2).min(RESTART_EXTRA_EVALUATIONS_CAP)
                 + failed_turns.min(FAILED_TURNS_EVALUATIONS_COUNTED)
-                + IMPROVEMENT_EXTRA_EVALUATIONS
+                + IMPROVEMENT_EXTRA_EVALUATIONS;
+            if !task.operators.iter().all(|o| o.cost == 1) {
+                allowance = allowance.max(GENERAL_COST_RESTART_EVALUATIONS);
+            }
+            monitor.stats.evaluated + allowance
         });
         monitor.set_evaluation_budget(budget);
         // With --anytime the restarts would take all the time there is;
@@ -145,6 +153,8 @@ pub fn search(
             cancel,
             heuristic: options.heuristic,
             parallel_evaluation: options.parallel_evaluation,
+            lazy: matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy)
+                && options.preferred_operators,
         };
         proven_optimal = restarts.run(&mut space, &mut monitor, &mut best);
         monitor.set_evaluation_budget(None);
@@ -222,12 +232,25 @@ const ANYTIME_NEIGHBOURHOOD_SHARE: f64 = 0.1;
 /// Evaluations the default's restarts may spend beyond as many as the
 /// first search's.
 const IMPROVEMENT_EXTRA_EVALUATIONS: u64 = 200;
+/// The most evaluations the default's restarts get beyond as many as
+/// the first search's deciding turn used (they get up to twice as many
+/// more). LAMA-style restarts, like the first search, evaluate two
+/// heuristics per state; on the 60 tasks of `benches/compare.sh`, three
+/// times the first search's evaluations gave plans no longer than both
+/// references' on 55, against 52 with twice and 51 with once as many
+/// (eager restarts: 51 with once, twice or three times).
+pub(crate) const RESTART_EXTRA_EVALUATIONS_CAP: u64 = 50_000;
+/// Evaluations the default's restarts may spend at least where some
+/// operator costs other than 1 (elevators' plans from the first search
+/// cost 20–40 % more than after this many).
+const GENERAL_COST_RESTART_EVALUATIONS: u64 = 10_000;
 /// The most evaluations of first-search turns that ended without a plan
 /// that count towards the restarts' budget.
 pub(crate) const FAILED_TURNS_EVALUATIONS_COUNTED: u64 = 100_000;
 
 /// Anytime restarts after a first plan: weighted A* with decreasing
-/// weights, pruning by the best cost so far.
+/// weights, pruning by the best cost so far (with `lazy`, LAMA's lazy
+/// weighted A* iterations).
 struct Restarts<'c> {
     improve: bool,
     /// No plan costs less: one that costs this much ends the restarts.
@@ -235,6 +258,11 @@ struct Restarts<'c> {
     cancel: &'c AtomicBool,
     heuristic: HeuristicKind,
     parallel_evaluation: Option<u64>,
+    /// LAMA's iterations: lazy weighted A* with preferred operators,
+    /// alternating the heuristic with goal count (after a greedy first
+    /// search that uses preferred operators); otherwise eager weighted A*
+    /// with the heuristic alone.
+    lazy: bool,
 }
 
 impl Restarts<'_> {
@@ -273,8 +301,22 @@ impl Restarts<'_> {
                     monitor,
                 )),
             };
-            let r =
-                eager_one_heuristic(space, h.as_mut(), params, self.parallel_evaluation, monitor);
+            let r = if self.lazy {
+                let mut goal_count = heuristics::goal_count::GoalCount::new(task);
+                let preferred = h.has_preferred_operators();
+                let mut evaluators: Vec<&mut dyn heuristics::Heuristic> =
+                    vec![h.as_mut(), &mut goal_count];
+                let params = LazyParams {
+                    priority: params.priority,
+                    preferred,
+                    bound,
+                    follow_forced: FOLLOW_FORCED,
+                };
+                let open = AlternationOpenList::new(evaluators.len());
+                lazy::run(space, &mut evaluators, params, open, monitor)
+            } else {
+                eager_one_heuristic(space, h.as_mut(), params, self.parallel_evaluation, monitor)
+            };
             let generated = monitor.stats.generated;
             match r
                 .plan
@@ -509,6 +551,7 @@ pub(crate) fn run_engine(
                 }
             } else {
                 let params = LazyParams {
+                    priority: Priority::Greedy,
                     preferred,
                     bound,
                     follow_forced: FOLLOW_FORCED,

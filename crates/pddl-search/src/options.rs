@@ -195,15 +195,18 @@ pub struct SearchOptions {
     /// count itself); helps where the relaxation plateaus, e.g. visitall.
     pub goal_count_alternation: bool,
     /// After the first plan, keep searching for cheaper plans (weighted A*
-    /// restarts with decreasing weights, pruning by the best cost found)
+    /// restarts with decreasing weights, pruning by the best cost found;
+    /// after a greedy search with preferred operators, lazy ones with
+    /// preferred operators and goal count alternation, as LAMA's)
     /// until the time limit or until the last plan is proven optimal; with
     /// `improve_plans`, the last tenth of the time left after the first
     /// plan goes to the search of the best plan's neighbourhood.
     pub anytime: bool,
     /// Improve a plan that is not proven optimal: weighted A* restarts
     /// bounded by the best cost (as with `anytime`, but within a budget of
-    /// heuristic evaluations as large as the first search's, so results
-    /// stay deterministic), loop removal and greedy action elimination on
+    /// heuristic evaluations up to three times the first search's, at
+    /// least 10 000 where operators cost other than 1, so results stay
+    /// deterministic), loop removal and greedy action elimination on
     /// every plan found, and a search of the final plan's neighbourhood
     /// ([`crate::plan_improvement`]). A first plan no costlier than
     /// LM-cut's value of the initial state is optimal and left as it is.

@@ -280,17 +280,17 @@ const NUMERIC: &[(&str, &str, u64)] = &[
     ("driverlog-numeric-automatic", "instance-13.pddl", 2_000),
 ];
 
-/// Gripper with 10 and 12 balls: the optimum (3n - 1 steps) is reached
-/// by the default only through the neighbourhood search on its final
-/// plan (without it: 31 and 39).
+/// Gripper with 10 and 12 balls (optima 3n - 1: 29 and 35): the default's
+/// restarts end at 33 and 35; the neighbourhood search on the final plan
+/// takes prob04 to 31. (With eager restarts, before LAMA-style ones, the
+/// restarts ended at 31 and the neighbourhood search reached 29.)
 #[test]
 fn default_configuration_shortens_plans_through_the_neighbourhood() {
     let Some(dir) = benchmarks() else { return };
-    for (problem, optimum) in [("gripper/prob04.pddl", 29), ("gripper/prob05.pddl", 35)] {
+    for (problem, cost) in [("gripper/prob04.pddl", 31), ("gripper/prob05.pddl", 35)] {
         let task = load(&dir, "gripper/domain.pddl", problem);
         let r = solve_default(&task, Duration::from_secs(60), problem);
-        let cost = r.plan.map(|p| p.cost);
-        assert_eq!(cost, Some(optimum), "{problem}");
+        assert_eq!(r.plan.map(|p| p.cost), Some(cost), "{problem}");
     }
 }
 
@@ -303,7 +303,15 @@ fn default_configuration_sees_numeric_conditions() {
             continue;
         }
         let task = load(&dir, &format!("{family}/domain.pddl"), &problem);
-        let r = solve_default(&task, Duration::from_secs(60), &problem);
+        // The first search's expansions: the restarts after it spend a
+        // budget of their own.
+        let options = SearchOptions {
+            time_limit: Some(Duration::from_secs(60)),
+            improve_plans: false,
+            ..SearchOptions::satisficing_default()
+        };
+        let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+        check_plan(&task, &r, &problem);
         assert_eq!(r.outcome, Outcome::Solved, "{problem}");
         assert!(
             r.statistics.expanded <= budget,

@@ -28,8 +28,9 @@ pub enum Priority {
 }
 
 impl Priority {
+    /// The open-list key of a state with path cost `g` and estimate `h`.
     #[inline]
-    fn key(self, g: Cost, h: Cost) -> Key {
+    pub(crate) fn key(self, g: Cost, h: Cost) -> Key {
         match self {
             Priority::AStar => [g.saturating_add(h), h],
             // Non-negative f64 values order like their bit patterns.

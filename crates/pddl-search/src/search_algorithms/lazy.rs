@@ -1,7 +1,9 @@
-//! Lazy greedy best-first search (as Fast Downward's lazy search, used by
-//! LAMA): the open list holds (parent, operator) pairs keyed by the
-//! parent's h; a successor is generated and evaluated only when its entry
-//! is popped. Preferred operators go to a second list that an
+//! Lazy best-first search (as Fast Downward's lazy search, used by LAMA):
+//! the open list holds (parent, operator) pairs keyed by the parent's h
+//! (greedy) or by the successor's `g` plus the parent's `w·h` (weighted
+//! A*, LAMA's later iterations, which also reopen a state reached by a
+//! cheaper path); a successor is generated and evaluated only when its
+//! entry is popped. Preferred operators go to a second list that an
 //! alternation open list favours, boosted on every new best h, and are
 //! pushed first so that they win ties. With several heuristics (e.g.
 //! h_FF and goal count, LAMA-style), each has its own lists in the
@@ -15,6 +17,7 @@ use pddl_ground::task::{Cost, OperatorId};
 use crate::heuristics::Heuristic;
 use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
+use crate::search_algorithms::eager::Priority;
 use crate::search_algorithms::{
     IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate, new_registry,
     settle_successor, skips_forced,
@@ -25,6 +28,11 @@ use crate::successor::StateSpace;
 /// Parameters of one lazy search.
 #[derive(Clone, Copy, Debug)]
 pub struct LazyParams {
+    /// How entries are ordered: [`Priority::Greedy`] by the parent's `h`;
+    /// [`Priority::AStar`] and [`Priority::Weighted`] by the successor's
+    /// `g` plus the parent's (weighted) `h`, reopening states reached
+    /// again by a cheaper path.
+    pub priority: Priority,
     /// Use the heuristics' preferred operators (the open list should
     /// favour preferred entries, e.g. an alternation list).
     pub preferred: bool,
@@ -45,6 +53,7 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
     monitor: &mut Monitor<'_>,
 ) -> IterationResult {
     let LazyParams {
+        priority,
         preferred,
         bound,
         follow_forced,
@@ -67,6 +76,10 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
     let mut keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
     let mut best: Vec<Cost> = vec![Cost::MAX; heuristics.len()];
     let skip_forced = skips_forced(follow_forced, space, heuristics);
+    let reopen = priority != Priority::Greedy;
+    // Per heuristic, the parent's `h` (weighted orders key each entry by
+    // its own successor's `g`).
+    let mut entry_keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
     loop {
         // `succ` is the state to handle: reached from `parent` by `via`.
         let Some((id, new)) = registry.insert(&succ) else {
@@ -82,14 +95,36 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
                 h.notify_transition(parent, via, id, view);
             }
         }
-        if new {
-            nodes.push(Node {
+        // A weighted search reached a known state by a cheaper path: it is
+        // expanded again from there (its evaluation repeated, which also
+        // gives every heuristic's value again).
+        let reopened = !new && reopen && {
+            let node = &nodes[id as usize];
+            g < node.g && node.status != Status::DeadEnd
+        };
+        if reopened {
+            // With symmetry reduction `succ` may be another member of the
+            // stored state's orbit; the entries pushed below are applied to
+            // the stored one, so it is the one expanded.
+            registry.load(id, &mut succ);
+            nodes[id as usize] = Node {
                 parent,
                 op: via,
                 g,
                 h: 0,
                 status: Status::Closed,
-            });
+            };
+        }
+        if new || reopened {
+            if new {
+                nodes.push(Node {
+                    parent,
+                    op: via,
+                    g,
+                    h: 0,
+                    status: Status::Closed,
+                });
+            }
             if space.is_goal(&succ) {
                 monitor.record(
                     registry.len(),
@@ -136,23 +171,24 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
                     preferred_stamp[o as usize] = expansion;
                 }
                 space.applicable(&succ, &mut ops);
-                if preferred {
-                    // Preferred first, so they win ties on h.
+                // Preferred first, so they win ties on h.
+                let is_preferred = |o: OperatorId| preferred_stamp[o as usize] == expansion;
+                let passes: &[bool] = if preferred { &[true, false] } else { &[false] };
+                for &first in passes {
                     for &o in ops
                         .iter()
-                        .filter(|&&o| preferred_stamp[o as usize] == expansion)
+                        .filter(|&&o| !preferred || is_preferred(o) == first)
                     {
-                        open.push_keys(&keys, (id, o), true);
-                    }
-                    for &o in ops
-                        .iter()
-                        .filter(|&&o| preferred_stamp[o as usize] != expansion)
-                    {
-                        open.push_keys(&keys, (id, o), false);
-                    }
-                } else {
-                    for &o in &ops {
-                        open.push_keys(&keys, (id, o), false);
+                        let keys = if priority == Priority::Greedy {
+                            &keys
+                        } else {
+                            let succ_g = g.saturating_add(task.operators[o as usize].cost);
+                            for (entry, key) in entry_keys.iter_mut().zip(&keys) {
+                                *entry = priority.key(succ_g, key[0]);
+                            }
+                            &entry_keys
+                        };
+                        open.push_keys(keys, (id, o), first);
                     }
                 }
             }
