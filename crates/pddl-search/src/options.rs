@@ -203,7 +203,9 @@ pub struct SearchOptions {
     /// plan goes to the search of the best plan's neighbourhood.
     pub anytime: bool,
     /// Improve a plan that is not proven optimal: weighted A* restarts
-    /// bounded by the best cost (as with `anytime`, but within a budget of
+    /// bounded by the best cost (after a greedy search with preferred
+    /// operators, LAMA's lazy ones for half the budget, then eager ones;
+    /// as with `anytime`, but within a budget of
     /// heuristic evaluations up to three times the first search's, at
     /// least 10 000 where operators cost other than 1, so results stay
     /// deterministic), loop removal and greedy action elimination on
