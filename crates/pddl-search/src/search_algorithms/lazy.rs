@@ -77,8 +77,8 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
     let mut best: Vec<Cost> = vec![Cost::MAX; heuristics.len()];
     let skip_forced = skips_forced(follow_forced, space, heuristics);
     let reopen = priority != Priority::Greedy;
-    // Per heuristic, the parent's `h` (weighted orders key each entry by
-    // its own successor's `g`).
+    // Per heuristic, the key of one entry under a weighted order (each
+    // entry's successor has its own `g`).
     let mut entry_keys: Vec<Key> = vec![[0, 0]; heuristics.len()];
     loop {
         // `succ` is the state to handle: reached from `parent` by `via`.
@@ -102,28 +102,22 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
             let node = &nodes[id as usize];
             g < node.g && node.status != Status::DeadEnd
         };
-        if reopened {
-            // With symmetry reduction `succ` may be another member of the
-            // stored state's orbit; the entries pushed below are applied to
-            // the stored one, so it is the one expanded.
-            registry.load(id, &mut succ);
-            nodes[id as usize] = Node {
+        if new || reopened {
+            let node = Node {
                 parent,
                 op: via,
                 g,
                 h: 0,
                 status: Status::Closed,
             };
-        }
-        if new || reopened {
             if new {
-                nodes.push(Node {
-                    parent,
-                    op: via,
-                    g,
-                    h: 0,
-                    status: Status::Closed,
-                });
+                nodes.push(node);
+            } else {
+                // With symmetry reduction `succ` may be another member of
+                // the stored state's orbit; the entries pushed below are
+                // applied to the stored one, so it is the one expanded.
+                registry.load(id, &mut succ);
+                nodes[id as usize] = node;
             }
             if space.is_goal(&succ) {
                 monitor.record(
