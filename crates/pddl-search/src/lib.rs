@@ -90,7 +90,7 @@ pub fn search(
     let mut proven_optimal = first.plan.is_some()
         && match options.engine {
             Engine::AStar => options.heuristic.is_admissible(),
-            Engine::BreadthFirst => task.operators.iter().all(|o| o.cost == 1),
+            Engine::BreadthFirst => !task.has_general_costs(),
             _ => false,
         };
     let improve = options.improve_plans && !proven_optimal;
@@ -129,7 +129,7 @@ pub fn search(
                 + (deciding_turn_evaluated * 2).min(RESTART_EXTRA_EVALUATIONS_CAP)
                 + failed_turns.min(FAILED_TURNS_EVALUATIONS_COUNTED)
                 + IMPROVEMENT_EXTRA_EVALUATIONS;
-            if !task.operators.iter().all(|o| o.cost == 1) {
+            if task.has_general_costs() {
                 allowance = allowance.max(GENERAL_COST_RESTART_EVALUATIONS);
             }
             monitor.stats.evaluated + allowance

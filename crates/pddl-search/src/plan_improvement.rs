@@ -252,7 +252,7 @@ impl Neighbourhood {
             expanded: 0,
             complete: false,
             full: false,
-            unit_costs: space.task.operators.iter().all(|o| o.cost == 1),
+            unit_costs: !space.task.has_general_costs(),
         };
         for state in states {
             match graph.node(space, state) {
