@@ -16,29 +16,7 @@ use crate::search_algorithms::{
 use crate::state::StateId;
 use crate::successor::StateSpace;
 
-/// What the open list is ordered by.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Priority {
-    /// `g + h`, then `h` (A*).
-    AStar,
-    /// `g + w·h`, then `h` (weighted A*, `w ≥ 1`).
-    Weighted(f64),
-    /// `h` (greedy best-first).
-    Greedy,
-}
-
-impl Priority {
-    /// The open-list key of a state with path cost `g` and estimate `h`.
-    #[inline]
-    pub(crate) fn key(self, g: Cost, h: Cost) -> Key {
-        match self {
-            Priority::AStar => [g.saturating_add(h), h],
-            // Non-negative f64 values order like their bit patterns.
-            Priority::Weighted(w) => [(g as f64 + w * h as f64).to_bits(), h],
-            Priority::Greedy => [h, 0],
-        }
-    }
-}
+pub use super::Priority;
 
 /// Parameters of one eager search.
 #[derive(Clone, Copy, Debug)]

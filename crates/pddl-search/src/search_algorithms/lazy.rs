@@ -17,10 +17,9 @@ use pddl_ground::task::{Cost, OperatorId};
 use crate::heuristics::Heuristic;
 use crate::open_lists::{Key, OpenList};
 use crate::result::Outcome;
-use crate::search_algorithms::eager::Priority;
 use crate::search_algorithms::{
-    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate, new_registry,
-    settle_successor, skips_forced,
+    IterationResult, Monitor, NO_PARENT, Node, Priority, Status, extract_plan, memory_estimate,
+    new_registry, settle_successor, skips_forced,
 };
 use crate::state::StateId;
 use crate::successor::StateSpace;

@@ -13,9 +13,34 @@ use std::time::{Duration, Instant};
 use pddl_ground::task::{Cost, OperatorId};
 
 use crate::heuristics::Heuristic;
+use crate::open_lists::Key;
 use crate::result::{Outcome, Plan, Progress, ProgressReason, SearchObserver, Statistics};
 use crate::state::{StateId, StateRegistry};
 use crate::successor::{Forced, StateSpace};
+
+/// What the open list of an eager or lazy search is ordered by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Priority {
+    /// `g + h`, then `h` (A*).
+    AStar,
+    /// `g + w·h`, then `h` (weighted A*, `w ≥ 1`).
+    Weighted(f64),
+    /// `h` (greedy best-first).
+    Greedy,
+}
+
+impl Priority {
+    /// The open-list key of a state with path cost `g` and estimate `h`.
+    #[inline]
+    pub(crate) fn key(self, g: Cost, h: Cost) -> Key {
+        match self {
+            Priority::AStar => [g.saturating_add(h), h],
+            // Non-negative f64 values order like their bit patterns.
+            Priority::Weighted(w) => [(g as f64 + w * h as f64).to_bits(), h],
+            Priority::Greedy => [h, 0],
+        }
+    }
+}
 
 /// The cores this process may use (looked up once: the lookup reads
 /// cgroup files, which costs about as much as a small search).
