@@ -26,7 +26,7 @@ use pddl_search::successor::StateSpace;
 use pddl_search::{Engine, HeuristicKind, NoObserver, SearchOptions, search};
 
 mod common;
-use common::{BLOCKS_DOMAIN, blocks_problem, ground_text, puzznic_task};
+use common::{BLOCKS_DOMAIN, blocks_problem, ground_text, puzznic_task, walk_states};
 
 const EIGHT_PUZZLE_DOMAIN: &str = "
 (define (domain strips-sliding-tile)
@@ -117,20 +117,7 @@ fn bench_hff_blocks(c: &mut Criterion) {
     let task = ground_text(BLOCKS_DOMAIN, &blocks_problem(20, 2));
     // States to evaluate: those along random-ish walks from the initial state.
     let mut space = StateSpace::new(&task);
-    let mut state = space.initial_state();
-    let mut states = vec![state.clone()];
-    let (mut ops, mut next) = (Vec::new(), Vec::new());
-    for i in 0..200usize {
-        space.applicable(&state, &mut ops);
-        if ops.is_empty() {
-            break;
-        }
-        let op = ops[(i * 7919) % ops.len()];
-        if space.apply(&state, op, &mut next) {
-            std::mem::swap(&mut state, &mut next);
-            states.push(state.clone());
-        }
-    }
+    let states = walk_states(&mut space, 200);
     let mut hff = create(HeuristicKind::HFF, &task, CostType::Unit);
     let mut fluents = Vec::new();
     let mut group = c.benchmark_group("hff-blocks20");

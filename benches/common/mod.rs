@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use pddl_ground::{GroundOptions, Task, ground};
+use pddl_search::successor::StateSpace;
 
 /// The blocks-world domain (four operators, no types), as shipped.
 pub const BLOCKS_DOMAIN: &str = include_str!("../../domains/blocksworld/domain.pddl");
@@ -49,4 +50,25 @@ pub const PUZZNIC_DOMAIN: &str = include_str!("../../domains/puzznic/domain.pddl
 /// The ground task of a shared Game Boy level, `None` without `../shared`.
 pub fn puzznic_task(level: &str) -> Option<Task> {
     puzznic_problem(level).map(|problem| ground_text(PUZZNIC_DOMAIN, &problem))
+}
+
+/// The states along a pseudo-random walk of up to `steps` steps from the
+/// initial state (step `i` takes applicable operator `i · 7919` modulo
+/// their number): the states the h_FF throughput measurements evaluate.
+pub fn walk_states(space: &mut StateSpace<'_>, steps: usize) -> Vec<Vec<u64>> {
+    let mut state = space.initial_state();
+    let mut states = vec![state.clone()];
+    let (mut ops, mut next) = (Vec::new(), Vec::new());
+    for i in 0..steps {
+        space.applicable(&state, &mut ops);
+        if ops.is_empty() {
+            break;
+        }
+        let op = ops[(i * 7919) % ops.len()];
+        if space.apply(&state, op, &mut next) {
+            std::mem::swap(&mut state, &mut next);
+            states.push(state.clone());
+        }
+    }
+    states
 }

@@ -1,9 +1,14 @@
-//! Throughput checks on generated ground tasks (no parser involved).
-//! Slow in debug builds, so ignored by default; run with
-//! `cargo test -p pddl-search --release --test speed -- --ignored --nocapture`.
+//! Throughput checks of the search on generated tasks: the 8-puzzle built
+//! as a ground task directly, blocks-world from `plan generate`. Slow in
+//! debug builds, so ignored by default; run with
+//! `cargo test --release --test search_speed -- --ignored --nocapture`.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+
+// The benchmarks' workloads, shared with these measurements.
+#[path = "../benches/common/mod.rs"]
+mod common;
 
 use pddl_ground::Task;
 use pddl_ground::task::{Conjunction, CostModel, FactId, GroundAtom, Operator};
@@ -123,99 +128,12 @@ fn eight_puzzle(start: [u32; 9], goal: [u32; 9]) -> Task {
 }
 
 /// Four-operator blocks world with `n` blocks, random towers from a fixed seed.
-fn blocks(n: u32, seed: u64) -> Task {
-    let on = |x: u32, y: u32| x * n + y;
-    let ontable = |x: u32| n * n + x;
-    let clear = |x: u32| n * n + n + x;
-    let holding = |x: u32| n * n + 2 * n + x;
-    let handempty = n * n + 3 * n;
-    let b = |x: u32| format!("b{x}");
-    let mut facts = Vec::new();
-    for x in 0..n {
-        for y in 0..n {
-            facts.push(atom("on", &[b(x), b(y)]));
-        }
-    }
-    for (p, _) in [("ontable", 0), ("clear", 0), ("holding", 0)] {
-        for x in 0..n {
-            facts.push(atom(p, &[b(x)]));
-        }
-    }
-    facts.push(atom("handempty", &[]));
-    let mut ops = Vec::new();
-    for x in 0..n {
-        ops.push(op(
-            "pick-up",
-            &[b(x)],
-            vec![clear(x), ontable(x), handempty],
-            vec![holding(x)],
-            vec![clear(x), ontable(x), handempty],
-        ));
-        ops.push(op(
-            "put-down",
-            &[b(x)],
-            vec![holding(x)],
-            vec![clear(x), ontable(x), handempty],
-            vec![holding(x)],
-        ));
-        for y in (0..n).filter(|&y| y != x) {
-            ops.push(op(
-                "stack",
-                &[b(x), b(y)],
-                vec![holding(x), clear(y)],
-                vec![on(x, y), clear(x), handempty],
-                vec![holding(x), clear(y)],
-            ));
-            ops.push(op(
-                "unstack",
-                &[b(x), b(y)],
-                vec![on(x, y), clear(x), handempty],
-                vec![holding(x), clear(y)],
-                vec![on(x, y), clear(x), handempty],
-            ));
-        }
-    }
-    let mut rng = seed;
-    let mut next = move || {
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (rng >> 33) as u32
-    };
-    let mut towers = |with_hand: bool| {
-        let mut order: Vec<u32> = (0..n).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, next() as usize % (i + 1));
-        }
-        let mut facts = Vec::new();
-        let mut below: Option<u32> = None;
-        for &x in &order {
-            match below {
-                Some(y) if next() % 3 != 0 => facts.push(on(x, y)),
-                _ => {
-                    if let Some(y) = below {
-                        facts.push(clear(y));
-                    }
-                    facts.push(ontable(x));
-                }
-            }
-            below = Some(x);
-        }
-        if let Some(y) = below {
-            facts.push(clear(y));
-        }
-        if with_hand {
-            facts.push(handempty);
-        }
-        facts.sort_unstable();
-        facts
-    };
-    let init = towers(true);
-    let goal = towers(false).into_iter().filter(|&f| f < n * n).collect();
-    task(facts, ops, init, goal)
+/// A blocks-world task with `n` blocks in random start and goal towers
+/// (`plan generate blocksworld --blocks N --seed SEED`, shipped domain).
+fn blocks(n: usize, seed: u64) -> Task {
+    common::ground_text(common::BLOCKS_DOMAIN, &common::blocks_problem(n, seed))
 }
 
-/// User + system CPU time of this process (Linux), in seconds.
 fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
@@ -295,20 +213,7 @@ fn hff_evaluation_rate_blocks20() {
     use pddl_search::successor::StateSpace;
     let t = blocks(20, 2);
     let mut space = StateSpace::new(&t);
-    let mut state = space.initial_state();
-    let mut states = vec![state.clone()];
-    let (mut ops, mut next) = (Vec::new(), Vec::new());
-    for i in 0..200usize {
-        space.applicable(&state, &mut ops);
-        if ops.is_empty() {
-            break;
-        }
-        let op = ops[(i * 7919) % ops.len()];
-        if space.apply(&state, op, &mut next) {
-            std::mem::swap(&mut state, &mut next);
-            states.push(state.clone());
-        }
-    }
+    let states = common::walk_states(&mut space, 200);
     let mut hff = create(HeuristicKind::HFF, &t, CostType::Unit);
     let (mut fluents, mut preferred) = (Vec::new(), Vec::new());
     let rounds: usize = std::env::var("HFF_ROUNDS")
