@@ -1,5 +1,5 @@
-//! Throughput checks of the search on generated tasks: the 8-puzzle built
-//! as a ground task directly, blocks-world from `plan generate`. Slow in
+//! Throughput checks of the search on the benchmarks' workloads (the
+//! hardest 8-puzzle, blocks-world from `plan generate`). Slow in
 //! debug builds, so ignored by default; run with
 //! `cargo test --release --test search_speed -- --ignored --nocapture`.
 
@@ -11,123 +11,16 @@ use std::time::Instant;
 mod common;
 
 use pddl_ground::Task;
-use pddl_ground::task::{Conjunction, CostModel, FactId, GroundAtom, Operator};
 use pddl_search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions, search, simulate};
 
-fn atom(p: &str, args: &[String]) -> GroundAtom {
-    GroundAtom {
-        predicate: p.into(),
-        args: args.iter().map(|a| a.as_str().into()).collect(),
-    }
+/// The 8-puzzle with `tiles[row][col]` (0 = blank), goal 1..8 then blank.
+fn eight_puzzle(tiles: [[u32; 3]; 3]) -> Task {
+    common::ground_text(
+        common::EIGHT_PUZZLE_DOMAIN,
+        &common::eight_puzzle_problem(tiles),
+    )
 }
 
-fn op(
-    name: &str,
-    args: &[String],
-    pre: Vec<FactId>,
-    add: Vec<FactId>,
-    del: Vec<FactId>,
-) -> Operator {
-    Operator {
-        name: name.into(),
-        args: args.iter().map(|a| a.as_str().into()).collect(),
-        precondition: Conjunction {
-            pos: pre,
-            ..Default::default()
-        },
-        add,
-        del,
-        numeric: Vec::new(),
-        conditional: Vec::new(),
-        cost: 1,
-    }
-}
-
-fn task(
-    facts: Vec<GroundAtom>,
-    operators: Vec<Operator>,
-    init: Vec<FactId>,
-    goal: Vec<FactId>,
-) -> Task {
-    Task {
-        domain_name: "generated".into(),
-        problem_name: "generated".into(),
-        facts,
-        fluents: Vec::new(),
-        operators,
-        axioms: Vec::new(),
-        init_facts: init,
-        init_fluents: Vec::new(),
-        goal: Conjunction {
-            pos: goal,
-            ..Default::default()
-        },
-        metric: None,
-        cost_model: CostModel::Unit,
-        interchangeable_objects: Vec::new(),
-    }
-}
-
-/// The 8-puzzle; `tiles[p]` is the tile at position p (0 = blank).
-fn eight_puzzle(start: [u32; 9], goal: [u32; 9]) -> Task {
-    let at = |t: u32, p: u32| ((t - 1) * 9 + p) as FactId;
-    let blank = |p: u32| (72 + p) as FactId;
-    let mut facts = Vec::new();
-    for t in 1..=8 {
-        for p in 0..9 {
-            facts.push(atom("at", &[format!("t{t}"), format!("p{p}")]));
-        }
-    }
-    for p in 0..9 {
-        facts.push(atom("blank", &[format!("p{p}")]));
-    }
-    let mut ops = Vec::new();
-    for t in 1..=8u32 {
-        for from in 0..9u32 {
-            let (r, c) = (from / 3, from % 3);
-            let mut nbrs = Vec::new();
-            if r > 0 {
-                nbrs.push(from - 3)
-            }
-            if r < 2 {
-                nbrs.push(from + 3)
-            }
-            if c > 0 {
-                nbrs.push(from - 1)
-            }
-            if c < 2 {
-                nbrs.push(from + 1)
-            }
-            for to in nbrs {
-                let args = [format!("t{t}"), format!("p{from}"), format!("p{to}")];
-                ops.push(op(
-                    "move",
-                    &args,
-                    vec![at(t, from), blank(to)],
-                    vec![at(t, to), blank(from)],
-                    vec![at(t, from), blank(to)],
-                ));
-            }
-        }
-    }
-    let facts_of = |s: [u32; 9]| {
-        let mut v: Vec<FactId> = (0..9u32)
-            .map(|p| {
-                if s[p as usize] == 0 {
-                    blank(p)
-                } else {
-                    at(s[p as usize], p)
-                }
-            })
-            .collect();
-        v.sort_unstable();
-        v
-    };
-    let goal = facts_of(goal).into_iter().filter(|&f| f < 72).collect();
-    task(facts, ops, facts_of(start), goal)
-}
-
-/// Four-operator blocks world with `n` blocks, random towers from a fixed seed.
 /// A blocks-world task with `n` blocks in random start and goal towers
 /// (`plan generate blocksworld --blocks N --seed SEED`, shipped domain).
 fn blocks(n: usize, seed: u64) -> Task {
@@ -182,7 +75,7 @@ fn run_with(
 #[ignore = "throughput measurement; run in release"]
 fn blind_astar_eight_puzzle() {
     // One of the two hardest 8-puzzle instances: 31 moves.
-    let t = eight_puzzle([8, 6, 7, 2, 5, 4, 3, 0, 1], [1, 2, 3, 4, 5, 6, 7, 8, 0]);
+    let t = eight_puzzle([[8, 6, 7], [2, 5, 4], [3, 0, 1]]);
     let r = run(&t, Engine::AStar, HeuristicKind::Blind);
     assert_eq!(r.plan.map(|p| p.cost), Some(31));
     let r = run(&t, Engine::BreadthFirst, HeuristicKind::Blind);

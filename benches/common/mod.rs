@@ -1,4 +1,4 @@
-//! Workloads the benchmarks share: generated blocks-world problems and
+//! Workloads the benchmarks share: generated blocks-world and 8-puzzle problems and
 //! ground tasks built from PDDL text or from shared Puzznic levels.
 
 // Each benchmark binary uses a part of this module.
@@ -23,6 +23,53 @@ pub fn ground_text(domain: &str, problem: &str) -> Task {
     let d = pddl_syntax::parse_domain(domain).expect("domain parses");
     let p = pddl_syntax::parse_problem(problem).expect("problem parses");
     ground(&d, &p, &GroundOptions::default()).expect("grounds")
+}
+
+/// The STRIPS sliding-tile domain (the 8-puzzle).
+pub const EIGHT_PUZZLE_DOMAIN: &str = "
+(define (domain strips-sliding-tile)
+  (:requirements :strips)
+  (:predicates (tile ?x) (position ?x) (at ?t ?x ?y) (blank ?x ?y) (inc ?p ?pp) (dec ?p ?pp))
+  (:action move-up :parameters (?t ?px ?py ?by)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?by) (dec ?by ?py) (blank ?px ?by) (at ?t ?px ?py))
+    :effect (and (not (blank ?px ?by)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?px ?by)))
+  (:action move-down :parameters (?t ?px ?py ?by)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?by) (inc ?by ?py) (blank ?px ?by) (at ?t ?px ?py))
+    :effect (and (not (blank ?px ?by)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?px ?by)))
+  (:action move-left :parameters (?t ?px ?py ?bx)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?bx) (dec ?bx ?px) (blank ?bx ?py) (at ?t ?px ?py))
+    :effect (and (not (blank ?bx ?py)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?bx ?py)))
+  (:action move-right :parameters (?t ?px ?py ?bx)
+    :precondition (and (tile ?t) (position ?px) (position ?py) (position ?bx) (inc ?bx ?px) (blank ?bx ?py) (at ?t ?px ?py))
+    :effect (and (not (blank ?bx ?py)) (not (at ?t ?px ?py)) (blank ?px ?py) (at ?t ?bx ?py))))";
+
+/// The 8-puzzle problem with `tiles[row][col]` (0 = blank), goal 1..8 then blank.
+pub fn eight_puzzle_problem(tiles: [[u32; 3]; 3]) -> String {
+    let mut init = String::from(
+        "(inc p1 p2) (inc p2 p3) (dec p2 p1) (dec p3 p2) (position p1) (position p2) (position p3)",
+    );
+    for t in 1..=8 {
+        init.push_str(&format!(" (tile t{t})"));
+    }
+    for (r, row) in tiles.iter().enumerate() {
+        for (c, &t) in row.iter().enumerate() {
+            let (x, y) = (c + 1, r + 1);
+            if t == 0 {
+                init.push_str(&format!(" (blank p{x} p{y})"));
+            } else {
+                init.push_str(&format!(" (at t{t} p{x} p{y})"));
+            }
+        }
+    }
+    let mut goal = String::new();
+    for t in 1..=8usize {
+        let (x, y) = ((t - 1) % 3 + 1, (t - 1) / 3 + 1);
+        goal.push_str(&format!(" (at t{t} p{x} p{y})"));
+    }
+    format!(
+        "(define (problem hard8) (:domain strips-sliding-tile)
+          (:objects t1 t2 t3 t4 t5 t6 t7 t8 p1 p2 p3) (:init {init}) (:goal (and {goal})))"
+    )
 }
 
 /// The PDDL problem of a shared Game Boy level, `None` (with a message)
