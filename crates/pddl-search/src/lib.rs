@@ -124,7 +124,13 @@ pub fn search(
         // about what a cheap plan takes, so restarts get at least
         // GENERAL_COST_RESTART_EVALUATIONS.
         let budget = (!options.anytime).then(|| {
-            let failed_turns = monitor.stats.evaluated - deciding_turn_evaluated;
+            // (A climb's states count as many evaluations as the
+            // configured search makes per state, so the deciding count may
+            // exceed what was evaluated.)
+            let failed_turns = monitor
+                .stats
+                .evaluated
+                .saturating_sub(deciding_turn_evaluated);
             let mut allowance = deciding_turn_evaluated
                 + (deciding_turn_evaluated * 2).min(RESTART_EXTRA_EVALUATIONS_CAP)
                 + failed_turns.min(FAILED_TURNS_EVALUATIONS_COUNTED)

@@ -167,6 +167,21 @@ impl fmt::Display for HeuristicKind {
 /// ([`SearchOptions::fallback_evaluations`]).
 pub(crate) const DEFAULT_FALLBACK_EVALUATIONS: u64 = 50_000;
 
+/// Heuristic evaluations the default's first search makes before
+/// hill-climbing takes over ([`SearchOptions::hill_climbing_after`]): small
+/// tasks are solved within them, with the plans and restarts they had
+/// before the climb (blocks, gripper, logistics, miconic, satellite,
+/// rovers), so only searches that take longer pay for a climb that fails.
+pub const HILL_CLIMBING_AFTER: u64 = 1_000;
+
+/// Heuristic evaluations the hill-climbing gets
+/// ([`SearchOptions::hill_climbing_after`]). Where it climbs it has needed
+/// far fewer (driverlog p02: a first plan after 155, where lazy greedy
+/// search needs about 6 000); where it gets stuck (depot p04, visitall,
+/// whose plans take hundreds of steps) they are lost, a few per cent of
+/// the time of such tasks.
+pub const HILL_CLIMBING_EVALUATIONS: u64 = 1_000;
+
 /// How long the default's first turns run alone before the last turn
 /// starts beside them ([`SearchOptions::background_last_turn`]): tasks
 /// solved sooner never start a second thread (starting one costs about
@@ -222,6 +237,19 @@ pub struct SearchOptions {
     /// many before going on (see `first_search` in the `turns` module;
     /// ignored on tasks with numeric conditions, which landmarks ignore).
     pub landmark_fallback: bool,
+    /// Greedy search with preferred operators: once the configured search
+    /// has made this many heuristic evaluations without a plan, it stops
+    /// and enforced hill-climbing
+    /// ([`crate::search_algorithms::hill_climbing`]) gets
+    /// [`HILL_CLIMBING_EVALUATIONS`]. A plan of the climb is the first plan
+    /// (the restarts' budget counting the configured search's evaluations
+    /// and, per state the climb evaluated, as many as the configured search
+    /// makes per state); without one, the turns run from the start as they
+    /// would have without the climb (the evaluations of both counting as a
+    /// turn that ended without a plan). Tasks solved within this many
+    /// evaluations get exactly the plan they got without the climb. `None`:
+    /// no climb.
+    pub hill_climbing_after: Option<u64>,
     /// If the first search (and the landmark turn) has no plan after
     /// [`SearchOptions::fallback_evaluations`] each, go on with greedy
     /// search alternating with novelty ([`SearchOptions::novelty`]) until
@@ -286,6 +314,7 @@ impl SearchOptions {
             improve_plans: true,
             symmetry_reduction: true,
             landmark_fallback: true,
+            hill_climbing_after: Some(HILL_CLIMBING_AFTER),
             novelty_fallback: true,
             fallback_evaluations: DEFAULT_FALLBACK_EVALUATIONS,
             novelty: false,
@@ -294,12 +323,14 @@ impl SearchOptions {
         }
     }
 
-    /// Drops the fallback turns (`landmark_fallback`, `novelty_fallback`),
-    /// so that the configured search runs exactly as configured: what a
-    /// configuration named on the command line asks for.
+    /// Drops the fallback turns (`landmark_fallback`, `novelty_fallback`)
+    /// and the hill-climbing before them, so that the configured search
+    /// runs exactly as configured: what a configuration named on the
+    /// command line asks for.
     pub fn without_fallbacks(self) -> Self {
         SearchOptions {
             landmark_fallback: false,
+            hill_climbing_after: None,
             novelty_fallback: false,
             ..self
         }
@@ -334,6 +365,7 @@ impl SearchOptions {
             improve_plans: true,
             symmetry_reduction: true,
             landmark_fallback: false,
+            hill_climbing_after: None,
             novelty_fallback: false,
             fallback_evaluations: DEFAULT_FALLBACK_EVALUATIONS,
             novelty: false,

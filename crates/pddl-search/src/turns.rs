@@ -1,4 +1,5 @@
-//! The first search, in turns when the options ask for fallbacks
+//! The first search: hill-climbing where the configured search takes long
+//! and the options ask for it ([`SearchOptions::hill_climbing_after`]), in turns when they ask for fallbacks
 //! ([`SearchOptions::landmark_fallback`], [`SearchOptions::novelty_fallback`]),
 //! and the second thread that runs the last turn beside the first ones
 //! ([`SearchOptions::background_last_turn`]).
@@ -17,11 +18,14 @@ use std::time::{Duration, Instant};
 
 use pddl_ground::Task;
 
+use crate::heuristics::CostType;
+use crate::options::HILL_CLIMBING_EVALUATIONS;
+use crate::search_algorithms::hill_climbing::{self, Climb};
 use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_cores};
 use crate::successor::StateSpace;
 use crate::{
-    Engine, HeuristicKind, Outcome, Progress, SearchObserver, SearchOptions, Statistics,
-    has_numeric_conditions, run_engine, search_space,
+    Engine, FOLLOW_FORCED, HeuristicKind, Outcome, Progress, SearchObserver, SearchOptions,
+    Statistics, create_heuristic, has_numeric_conditions, run_engine, search_space,
 };
 
 /// The first search: the configured search gets
@@ -38,6 +42,9 @@ pub(crate) fn first_search(
     options: &SearchOptions,
     monitor: &mut Monitor<'_>,
 ) -> FirstSearch {
+    if let Some(decided) = climb(space, options, monitor) {
+        return decided;
+    }
     let Some(Turns { first, last }) = Turns::plan(space.task, options) else {
         return FirstSearch::of_turn(monitor, |monitor| run_engine(space, options, monitor));
     };
@@ -55,6 +62,74 @@ pub(crate) fn first_search(
     }
     monitor.reset_iteration();
     FirstSearch::of_turn(monitor, |monitor| run_engine(space, &last, monitor))
+}
+
+/// The configured search for [`SearchOptions::hill_climbing_after`]
+/// evaluations, then hill-climbing (greedy search with a heuristic that
+/// has preferred operators): ends the first search where either finds a
+/// plan or a limit or the caller stops it; `None` when the climb is stuck
+/// or has spent [`HILL_CLIMBING_EVALUATIONS`], leaving the task to the
+/// turns.
+fn climb(
+    space: &mut StateSpace<'_>,
+    options: &SearchOptions,
+    monitor: &mut Monitor<'_>,
+) -> Option<FirstSearch> {
+    let greedy = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy);
+    let after = options.hill_climbing_after?;
+    if !(greedy && options.preferred_operators) {
+        return None;
+    }
+    let start = monitor.stats.evaluated;
+    if after > 0 {
+        let (result, budget_spent) = with_budget(monitor, after, |monitor| {
+            run_engine(space, options, monitor)
+        });
+        if result.plan.is_some() || !budget_spent {
+            return Some(FirstSearch {
+                result,
+                deciding_turn_evaluated: monitor.stats.evaluated - start,
+            });
+        }
+        monitor.reset_iteration();
+    }
+    // Costs ignored, as in the greedy turns.
+    let mut h = create_heuristic(options.heuristic, space.task, CostType::Unit, None, monitor);
+    if !h.has_preferred_operators() {
+        return None;
+    }
+    let climb_start = monitor.stats.evaluated;
+    let (climb, budget_spent) = with_budget(monitor, HILL_CLIMBING_EVALUATIONS, |monitor| {
+        hill_climbing::run(space, h.as_mut(), FOLLOW_FORCED, monitor)
+    });
+    monitor.reset_iteration();
+    match climb {
+        Climb::Ended(result) if result.plan.is_some() || !budget_spent => {
+            // The configured search evaluates a state with each of its
+            // heuristics (h_FF and goal count), the climb with h_FF alone.
+            let per_state = 1 + u64::from(options.goal_count_alternation);
+            let climbed = monitor.stats.evaluated - climb_start;
+            Some(FirstSearch {
+                result,
+                deciding_turn_evaluated: climb_start - start + per_state * climbed,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Runs `search` with `budget` more heuristic evaluations; returns its
+/// result and whether the budget stopped it.
+fn with_budget<T>(
+    monitor: &mut Monitor<'_>,
+    budget: u64,
+    search: impl FnOnce(&mut Monitor<'_>) -> T,
+) -> (T, bool) {
+    monitor.set_evaluation_budget(Some(monitor.stats.evaluated + budget));
+    let result = search(monitor);
+    let spent = monitor.evaluation_budget_spent();
+    monitor.set_evaluation_budget(None);
+    (result, spent)
 }
 
 /// How the first search ended.
@@ -141,12 +216,10 @@ fn run_first_turns(
 ) -> Option<FirstSearch> {
     for (turn, turn_options) in turns.iter().enumerate() {
         monitor.reset_iteration();
-        monitor.set_evaluation_budget(Some(monitor.stats.evaluated + budget));
-        let decided =
-            FirstSearch::of_turn(monitor, |monitor| run_engine(space, turn_options, monitor));
+        let (decided, budget_spent) = with_budget(monitor, budget, |monitor| {
+            FirstSearch::of_turn(monitor, |monitor| run_engine(space, turn_options, monitor))
+        });
         let result = &decided.result;
-        let budget_spent = monitor.evaluation_budget_spent();
-        monitor.set_evaluation_budget(None);
         let ends = match result.outcome {
             _ if result.plan.is_some() => true,
             // Only the configured search's dead ends are trusted as a

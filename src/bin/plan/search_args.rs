@@ -9,7 +9,8 @@ use std::time::Duration;
 pub struct SearchArgs {
     /// Search algorithm: bfs, astar, wastar, eager-greedy, lazy-greedy.
     /// With --search, --heuristic or --weight the search runs as named,
-    /// without the default's fallback turns (landmarks, novelty).
+    /// without the default's hill-climbing and fallback turns (landmarks,
+    /// novelty).
     #[arg(long, value_name = "ALGORITHM")]
     pub search: Option<Engine>,
     /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, pdb (pattern

@@ -3,6 +3,7 @@
 
 pub mod breadth_first;
 pub mod eager;
+pub mod hill_climbing;
 pub mod lazy;
 pub mod parallel_evaluation;
 

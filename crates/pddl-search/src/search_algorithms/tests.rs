@@ -26,6 +26,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         improve_plans: false,
         symmetry_reduction: true,
         landmark_fallback: false,
+        hill_climbing_after: None,
         novelty_fallback: false,
         fallback_evaluations: crate::options::DEFAULT_FALLBACK_EVALUATIONS,
         novelty: false,
@@ -596,4 +597,92 @@ fn parallel_evaluation_gives_the_search_of_one_thread() {
             }
         }
     }
+}
+
+/// Lazy greedy search with h_FF, climbing at once or never.
+fn climbing(climb: bool) -> SearchOptions {
+    SearchOptions {
+        hill_climbing_after: climb.then_some(0),
+        ..options(Engine::LazyGreedy, HeuristicKind::HFF)
+    }
+}
+
+#[test]
+fn hill_climbing_finds_the_first_plan_where_the_estimate_descends() {
+    // On the ring, h_FF falls by one with each step towards the ball and
+    // then towards the cell it goes to: the climb evaluates about one
+    // state per step, lazy greedy search two heuristics per state.
+    let task = ring(12);
+    let climbed = run_with(&task, &climbing(true));
+    let searched = run_with(&task, &climbing(false));
+    let plan = climbed.plan.expect("the climb solves the ring");
+    assert_eq!(plan.cost, 8, "pick, 6 moves, drop");
+    assert!(
+        climbed.statistics.evaluated <= 2 * 8,
+        "{:?}",
+        climbed.statistics
+    );
+    assert!(climbed.statistics.evaluated < searched.statistics.evaluated);
+    // Solved within the evaluations before the climb: as without it.
+    let before_the_climb = SearchOptions {
+        hill_climbing_after: Some(crate::options::HILL_CLIMBING_AFTER),
+        ..climbing(false)
+    };
+    assert!(searched.statistics.evaluated < crate::options::HILL_CLIMBING_AFTER);
+    assert_eq!(
+        timeless(run_with(&task, &before_the_climb)),
+        timeless(searched)
+    );
+}
+
+/// Facts: 0 home, 1 pit, 2 a, 3 b, 4 x, 5 y, 6 goal, 7–12 steps of a
+/// path. The goal is `jump` (into the pit, for good), then x and y, then
+/// `done`: four steps (five by h_add, which counts the jump twice), where
+/// walking the path and `finish` take seven. In
+/// the pit only one of x and y can be had (each operator deletes what the
+/// other needs), which the delete relaxation does not see.
+fn pit() -> Task {
+    let mut b = TaskBuilder::new(13);
+    b.op("jump", &[0], &[1, 2, 3], &[0]);
+    b.op("get-x", &[1, 2], &[4], &[3]);
+    b.op("get-y", &[1, 3], &[5], &[2]);
+    b.op("done", &[4, 5], &[6], &[]);
+    let path = [0, 7, 8, 9, 10, 11, 12];
+    for step in path.windows(2) {
+        b.op("walk", &[step[0]], &[step[1]], &[step[0]]);
+    }
+    b.op("finish", &[12], &[6], &[]);
+    b.build(&[0], &[6])
+}
+
+#[test]
+fn a_stuck_climb_leaves_the_task_to_the_search_after_it() {
+    let task = pit();
+    let climbed = run_with(&task, &climbing(true));
+    let searched = run_with(&task, &climbing(false));
+    let names = |plan: &Plan| {
+        plan.operators
+            .iter()
+            .map(|&o| task.operators[o as usize].name.to_string())
+            .collect::<Vec<_>>()
+    };
+    for result in [&climbed, &searched] {
+        assert_eq!(result.outcome, Outcome::Solved);
+        assert_eq!(
+            names(result.plan.as_ref().unwrap()),
+            ["walk", "walk", "walk", "walk", "walk", "walk", "finish"]
+        );
+    }
+    // The climb jumped into the pit, found nothing better there and gave
+    // up; its evaluations count.
+    assert!(climbed.statistics.evaluated > searched.statistics.evaluated);
+    // A goal the relaxation cannot reach: the climb proves nothing, the
+    // search after it proves the task unsolvable.
+    let mut b = TaskBuilder::new(3);
+    b.op("a", &[0], &[1], &[0]);
+    let unreachable = b.build(&[0], &[2]);
+    assert_eq!(
+        run_with(&unreachable, &climbing(true)).outcome,
+        Outcome::Unsolvable
+    );
 }
