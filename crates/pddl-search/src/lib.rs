@@ -7,7 +7,7 @@
 //! [`heuristics`] (one module per heuristic), [`open_lists`] and
 //! [`search_algorithms`] (with [`search_algorithms::parallel_evaluation`],
 //! which lets A* evaluate states on a second thread); `turns` runs the
-//! fallback turns. The entry point is [`search`]; it never prints:
+//! hill-climbing and the fallback turns of the first search. The entry point is [`search`]; it never prints:
 //! progress and plans reach the caller through a [`SearchObserver`].
 
 #![warn(missing_docs)]
