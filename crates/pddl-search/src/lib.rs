@@ -7,8 +7,9 @@
 //! [`heuristics`] (one module per heuristic), [`open_lists`] and
 //! [`search_algorithms`] (with [`search_algorithms::parallel_evaluation`],
 //! which lets A* evaluate states on a second thread); `turns` runs the
-//! hill-climbing and the fallback turns of the first search. The entry point is [`search`]; it never prints:
-//! progress and plans reach the caller through a [`SearchObserver`].
+//! hill-climbing and the fallback turns of the first search. The entry
+//! point is [`search`]; it never prints: progress and plans reach the
+//! caller through a [`SearchObserver`].
 
 #![warn(missing_docs)]
 
