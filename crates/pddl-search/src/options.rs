@@ -176,8 +176,8 @@ pub const HILL_CLIMBING_AFTER: u64 = 1_000;
 
 /// Heuristic evaluations the hill-climbing gets
 /// ([`SearchOptions::hill_climbing_after`]). Where it climbs it has needed
-/// far fewer (driverlog p02: a first plan after 155, where lazy greedy
-/// search needs about 6 000); where it gets stuck (depot p04, visitall,
+/// far fewer (driverlog p02: a first plan after about 150, where lazy
+/// greedy search needs about 6 000); where it gets stuck (depot p04, visitall,
 /// whose plans take hundreds of steps) they are lost, a few per cent of
 /// the time of such tasks.
 pub const HILL_CLIMBING_EVALUATIONS: u64 = 1_000;

@@ -1,6 +1,7 @@
 //! The first search: hill-climbing where the configured search takes long
-//! and the options ask for it ([`SearchOptions::hill_climbing_after`]), in turns when they ask for fallbacks
-//! ([`SearchOptions::landmark_fallback`], [`SearchOptions::novelty_fallback`]),
+//! and the options ask for it ([`SearchOptions::hill_climbing_after`]), in
+//! turns when they ask for fallbacks ([`SearchOptions::landmark_fallback`],
+//! [`SearchOptions::novelty_fallback`]),
 //! and the second thread that runs the last turn beside the first ones
 //! ([`SearchOptions::background_last_turn`]).
 //!
