@@ -36,7 +36,10 @@ pub use pddl_ground::task::{Cost, OperatorId};
 
 use heuristics::CostType;
 use open_lists::{AlternationOpenList, BucketOpenList, KeyedFifoOpenList, TieBreakingOpenList};
-pub use options::{BACKGROUND_DELAY, Engine, HeuristicKind, SearchOptions, UnknownName};
+pub use options::{
+    BACKGROUND_DELAY, Engine, HILL_CLIMBING_AFTER, HILL_CLIMBING_EVALUATIONS, HeuristicKind,
+    SearchOptions, UnknownName,
+};
 pub use result::{
     NoObserver, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchResult, Statistics,
 };
