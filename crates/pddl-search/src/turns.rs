@@ -83,14 +83,11 @@ fn climb(
     }
     let start = monitor.stats.evaluated;
     if after > 0 {
-        let (result, budget_spent) = with_budget(monitor, after, |monitor| {
-            run_engine(space, options, monitor)
+        let (decided, budget_spent) = with_budget(monitor, after, |monitor| {
+            FirstSearch::of_turn(monitor, |monitor| run_engine(space, options, monitor))
         });
-        if result.plan.is_some() || !budget_spent {
-            return Some(FirstSearch {
-                result,
-                deciding_turn_evaluated: monitor.stats.evaluated - start,
-            });
+        if decided.result.plan.is_some() || !budget_spent {
+            return Some(decided);
         }
         monitor.reset_iteration();
     }

@@ -156,7 +156,8 @@ pub fn run(
         }
         heuristic.notify_transition(parent, op, id, space.view(&succ, &mut fluents));
         if space.is_goal(&succ) {
-            monitor.record(registry.len(), memory_estimate(&registry, &nodes, 0, &[]));
+            let (states, memory) = measure(&registry, &nodes, &queue);
+            monitor.record(states, memory);
             return Climb::Ended(solved(space, &mut registry, &nodes, id));
         }
         monitor.stats.evaluated += 1;
@@ -248,8 +249,7 @@ fn measure(
     nodes: &[Node],
     queue: &VecDeque<(StateId, OperatorId)>,
 ) -> (usize, u64) {
-    let queue_bytes =
-        std::mem::size_of_val(queue.as_slices().0) + std::mem::size_of_val(queue.as_slices().1);
+    let queue_bytes = queue.len() * std::mem::size_of::<(StateId, OperatorId)>();
     (
         registry.len(),
         memory_estimate(registry, nodes, queue_bytes as u64, &[]),
