@@ -97,6 +97,34 @@ fn output_file_holds_the_plan_and_json_reports_it() {
 }
 
 #[test]
+fn output_file_replaces_a_longer_existing_file_entirely() {
+    // `-o` overwrites in place and then cuts the file to the new length
+    // (see src/bin/plan/output.rs): nothing of the old content may remain.
+    let dir = tempdir("overwrite");
+    let plan_file = dir.join("plan.txt");
+    let old = "(stale step)\n".repeat(1000);
+    std::fs::write(&plan_file, &old).unwrap();
+    let (status, stdout, stderr) = run(&[
+        BLOCKS_DOMAIN,
+        BLOCKS_PROBLEM,
+        "-o",
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(!stdout.contains("(stale"), "{stdout}");
+    let written = std::fs::read_to_string(&plan_file).unwrap();
+    assert!(written.len() < old.len());
+    assert!(!written.contains("stale"), "{written}");
+    let (status, _, stderr) = run(&[
+        "validate",
+        BLOCKS_DOMAIN,
+        BLOCKS_PROBLEM,
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+}
+
+#[test]
 fn exhausted_search_space_exits_4() {
     let dir = tempdir("unsolvable");
     let problem = dir.join("queens-03.pddl");

@@ -95,8 +95,7 @@ pub fn run(args: GenerateArgs) -> i32 {
         }
     };
     let written = match &args.output {
-        Some(path) => std::fs::write(path, &text)
-            .map_err(|error| format!("cannot write `{}`: {error}", path.display())),
+        Some(path) => crate::output::write_file(path, text.as_bytes()),
         None => {
             use std::io::Write;
             std::io::stdout()

@@ -6,6 +6,7 @@ mod generate;
 mod ground;
 mod interrupt;
 mod memory;
+mod output;
 mod progress;
 mod puzznic;
 mod search_args;

@@ -194,8 +194,8 @@ fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
     let level = level_args.read()?;
     let text = puzznic::problem_pddl(&level, &level_args.problem_name());
     match output {
-        Some(path) => std::fs::write(path, text).map_err(|e| {
-            eprintln!("cannot write `{}`: {e}", path.display());
+        Some(path) => crate::output::write_file(path, text.as_bytes()).map_err(|message| {
+            eprintln!("{message}");
             exit::INPUT_ERROR
         })?,
         None => print!("{text}"),
@@ -445,8 +445,9 @@ fn show(
     let cleared = frames.last().is_some_and(|f| f.board.is_cleared());
     if let Some(out) = html {
         let title = format!("Puzznic {}", level_args.level.display());
-        std::fs::write(out, puzznic::render::frames_html(&title, &frames)).map_err(|e| {
-            eprintln!("cannot write `{}`: {e}", out.display());
+        let page = puzznic::render::frames_html(&title, &frames);
+        crate::output::write_file(out, page.as_bytes()).map_err(|message| {
+            eprintln!("{message}");
             exit::INPUT_ERROR
         })?;
     } else {

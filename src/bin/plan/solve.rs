@@ -86,8 +86,8 @@ pub fn run(args: SolveArgs) -> i32 {
         let text = plan_text(&solution.task, plan, metric_value);
         match &args.output {
             Some(path) => {
-                if let Err(e) = std::fs::write(path, &text) {
-                    eprintln!("error: cannot write `{}`: {e}", path.display());
+                if let Err(message) = crate::output::write_file(path, text.as_bytes()) {
+                    eprintln!("error: {message}");
                     return exit::INPUT_ERROR;
                 }
             }

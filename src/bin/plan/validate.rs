@@ -138,8 +138,8 @@ pub fn run(args: ValidateArgs) -> i32 {
     };
     if let Some(path) = &args.junit {
         let xml = junit_report(&args.problem.display().to_string(), &outcomes);
-        if let Err(error) = std::fs::write(path, xml) {
-            eprintln!("error: cannot write `{}`: {error}", path.display());
+        if let Err(message) = crate::output::write_file(path, xml.as_bytes()) {
+            eprintln!("error: {message}");
             status = exit::INPUT_ERROR;
         }
     }

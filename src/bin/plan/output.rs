@@ -1,0 +1,28 @@
+//! Writing the files that the commands produce (`-o`, `--junit`, `--html`).
+
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to `path`, creating the file or replacing its contents;
+/// the error names the file.
+///
+/// Unlike `std::fs::write`, an existing file is not truncated to zero
+/// length first: it is overwritten in place and then cut to the new length.
+/// On ext4 (with its default `auto_da_alloc`), closing a file that was
+/// truncated to zero and written again starts writing its data to disk at
+/// once, which took a context switch and about 0.3 ms per run: a fifth of
+/// a whole small run (`perf stat -r 300 plan -q -o FILE …` on miconic s1-0,
+/// 1.76 ms against 1.48 ms).
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let overwrite = || {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        file.write_all(bytes)?;
+        file.set_len(bytes.len() as u64)
+    };
+    overwrite()
+        .map_err(|error: std::io::Error| format!("cannot write `{}`: {error}", path.display()))
+}
