@@ -555,6 +555,15 @@ impl<'t> StateSpace<'t> {
     /// unspecified, when a numeric effect's value is undefined (then the
     /// operator is not applicable after all).
     pub fn apply(&mut self, packed: &[u64], op: OperatorId, out: &mut Vec<u64>) -> bool {
+        // Applied where it is not applicable, an operator yields a state
+        // that no transition reaches, and plan extraction then finds no
+        // path (as the hill-climbing's first version did with symmetry
+        // reduction, queueing the operators of one orbit member and
+        // applying them to another).
+        debug_assert!(
+            self.is_applicable(packed, op),
+            "operator {op} applied where it is not applicable"
+        );
         let operator = &self.task.operators[op as usize];
         out.clear();
         out.extend_from_slice(packed);
