@@ -124,6 +124,18 @@ fn output_file_replaces_a_longer_existing_file_entirely() {
     assert_eq!(status, Some(0), "{stderr}");
 }
 
+#[cfg(unix)]
+#[test]
+fn output_file_may_be_a_device() {
+    for device in ["/dev/null", "/dev/stdout"] {
+        let (status, stdout, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q", "-o", device]);
+        assert_eq!(status, Some(0), "{device}: {stderr}");
+        if device == "/dev/stdout" {
+            assert!(stdout.contains("; cost = "), "{stdout}");
+        }
+    }
+}
+
 #[test]
 fn exhausted_search_space_exits_4() {
     let dir = tempdir("unsolvable");

@@ -21,7 +21,13 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
             .truncate(false)
             .open(path)?;
         file.write_all(bytes)?;
-        file.set_len(bytes.len() as u64)
+        // Only a regular file has a length to cut (`-o /dev/null` or
+        // `-o /dev/stdout` must work, and cannot be truncated).
+        let metadata = file.metadata()?;
+        if metadata.is_file() && metadata.len() > bytes.len() as u64 {
+            file.set_len(bytes.len() as u64)?;
+        }
+        Ok(())
     };
     overwrite()
         .map_err(|error: std::io::Error| format!("cannot write `{}`: {error}", path.display()))
