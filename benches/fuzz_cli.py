@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Mutation fuzzing of the `plan` binary: no input may make it panic, die of
+a signal or hang.
+
+Takes the shared benchmarks' domains and problems, the shipped ones, the
+shipped and Game Boy Puzznic levels and plans that `plan` finds, mutates
+them (bytes deleted, swapped, duplicated; PDDL keywords, odd numbers and
+stray characters inserted) and runs `plan check`, `plan` (default and
+`--optimal`, 1 s and 512 MiB each), `plan puzznic problem|solve` and
+`plan validate` on the results. An input that makes `plan` exit with 101
+(a panic), by a signal, or run past 30 s is kept in OUT_DIR and listed on
+stdout; the exit status is 1 when there was one.
+
+    cargo build --release
+    python3 benches/fuzz_cli.py [--seconds 600] [--seed 1] [--jobs 2] [--out-dir /tmp/plan-fuzz]
+"""
+import argparse
+import glob
+import multiprocessing
+import os
+import random
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(REPO, "..", "shared")
+PLAN = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(REPO, "target"),
+                    "release", "plan")
+HANG = 30
+
+PDDL_TOKENS = ["(", ")", "?x", "-", "and", "or", "not", "forall", "exists", "when", "imply",
+               "=", "increase", "decrease", "assign", "(:requirements :adl)", "object",
+               "either", "1e309", "-1", "0", "NaN", "(total-cost)", ":parameters",
+               ":precondition", ":effect", "(:types a - b b - a)", "(:constants x)", '"',
+               "; c\n", "\u00e9", "9999999999999999999999"]
+LEVEL_CHARS = "#. 1234567890abcXYZ\t\u00e9?"
+PLAN_TOKENS = ["(", ")", "\n", "; cost = 3\n", "0.5:", "[1]", "(move)", "(pick-up a)", "x",
+               "  ", "(unstack b a)", "1e400"]
+
+
+def mutate_text(rng, text, tokens):
+    chars = list(text)
+    for _ in range(rng.randint(1, 4)):
+        if not chars:
+            break
+        i, kind = rng.randrange(len(chars)), rng.random()
+        if kind < 0.3:
+            del chars[i:i + rng.randint(1, 20)]
+        elif kind < 0.6:
+            chars[i:i] = list(" " + rng.choice(tokens) + " ")
+        elif kind < 0.8:
+            j = rng.randrange(len(chars))
+            chars[i], chars[j] = chars[j], chars[i]
+        else:
+            j = rng.randrange(len(chars))
+            chars[i:i] = chars[j:j + rng.randint(1, 40)]
+    return "".join(chars)
+
+
+def mutate_lines(rng, text):
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        if not lines:
+            break
+        i, kind = rng.randrange(len(lines)), rng.random()
+        if kind < 0.3:
+            del lines[i]
+        elif kind < 0.5:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif kind < 0.7:
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            at = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:at] + rng.choice(PLAN_TOKENS) + lines[i][at:]
+    return "\n".join(lines)
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def corpus():
+    """(domain, problem) pairs, level files and (domain, problem, plan) triples."""
+    pairs = []
+    tasks = os.path.join(SHARED, "benchmarks", "tasks.tsv")
+    if os.path.exists(tasks):
+        with open(tasks) as f:
+            for row in list(f)[1:]:
+                _, domain, problem = row.rstrip("\n").split("\t")[:3]
+                pairs.append((os.path.join(SHARED, "benchmarks", domain),
+                              os.path.join(SHARED, "benchmarks", problem)))
+    for domain in glob.glob(os.path.join(REPO, "domains", "*", "domain.pddl")):
+        name = os.path.basename(os.path.dirname(domain))
+        for problem in sorted(glob.glob(os.path.join(REPO, "problems", name, "*.pddl")))[:3]:
+            pairs.append((domain, problem))
+    levels = (glob.glob(os.path.join(SHARED, "puzznic", "gameboy", "0[0-4]*.txt"))
+              + glob.glob(os.path.join(REPO, "problems", "puzznic", "*.txt")))
+    plans = []
+    for domain, problem in pairs[::20]:
+        found = subprocess.run([PLAN, "-q", "--time-limit", "5", domain, problem],
+                               capture_output=True, text=True)
+        if found.returncode == 0:
+            plans.append((domain, problem, found.stdout))
+    return pairs, levels, plans
+
+
+def fuzz(job):
+    seed, seconds, out_dir, pairs, levels, plans = job
+    rng = random.Random(seed)
+    scratch = os.path.join(out_dir, f"scratch-{seed}")
+    os.makedirs(scratch, exist_ok=True)
+    runs, failures = 0, []
+    end = time.time() + seconds
+    while time.time() < end:
+        kind = rng.random()
+        if kind < 0.5 or not (levels or plans):
+            domain, problem = rng.choice(pairs)
+            texts = [read(domain), read(problem)]
+            which = rng.randrange(2)
+            texts[which] = mutate_text(rng, texts[which], PDDL_TOKENS)
+            files = {"domain.pddl": texts[0], "problem.pddl": texts[1]}
+            d, p = (os.path.join(scratch, n) for n in files)
+            commands = [["check", d, p],
+                        ["-q", "--time-limit", "1", "--memory-limit", "512", d, p],
+                        ["-q", "--optimal", "--time-limit", "1", "--memory-limit", "512", d, p]]
+        elif kind < 0.75 and levels:
+            files = {"level.txt": mutate_text(rng, read(rng.choice(levels)), list(LEVEL_CHARS))}
+            level = os.path.join(scratch, "level.txt")
+            commands = [["puzznic", "problem", level],
+                        ["puzznic", "solve", "--time-limit", "1", level]]
+        else:
+            domain, problem, plan = rng.choice(plans)
+            files = {"plan.txt": mutate_lines(rng, plan), "task.txt": f"{domain}\n{problem}\n"}
+            commands = [["validate", domain, problem, os.path.join(scratch, "plan.txt")]]
+        for name, text in files.items():
+            with open(os.path.join(scratch, name), "w") as f:
+                f.write(text)
+        for command in commands:
+            runs += 1
+            try:
+                result = subprocess.run([PLAN] + command, capture_output=True, text=True,
+                                        timeout=HANG)
+                code, stderr = result.returncode, result.stderr
+            except subprocess.TimeoutExpired:
+                code, stderr = "hang", ""
+            if code == "hang" or code == 101 or code < 0 or "panicked" in stderr:
+                kept = os.path.join(out_dir, f"failure-{seed}-{len(failures) + 1}")
+                os.makedirs(kept)
+                for name, text in files.items():
+                    with open(os.path.join(kept, name), "w") as f:
+                        f.write(text)
+                failures.append(f"{kept}: plan {command[0]} … exit {code}: {stderr[-300:]!r}")
+                break
+    return runs, failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out-dir", default="/tmp/plan-fuzz")
+    args = parser.parse_args()
+    if not os.path.exists(PLAN):
+        sys.exit(f"no {PLAN}: run `cargo build --release` first")
+    os.makedirs(args.out_dir, exist_ok=True)
+    pairs, levels, plans = corpus()
+    jobs = [(args.seed + i, args.seconds, args.out_dir, pairs, levels, plans)
+            for i in range(args.jobs)]
+    with multiprocessing.Pool(args.jobs) as pool:
+        results = pool.map(fuzz, jobs)
+    runs = sum(r for r, _ in results)
+    failures = [f for _, fs in results for f in fs]
+    print(f"{runs} runs of plan on mutated inputs ({len(pairs)} tasks, {len(levels)} levels, "
+          f"{len(plans)} plans), {len(failures)} failures")
+    for failure in failures:
+        print(failure)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
