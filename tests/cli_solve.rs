@@ -29,6 +29,14 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// Has `plan validate` check the plan in `plan_file` for the blocks
+/// problem; returns the exit status and stderr.
+fn validate_blocks_plan(plan_file: &std::path::Path) -> (Option<i32>, String) {
+    let plan_file = plan_file.to_str().unwrap();
+    let (status, _, stderr) = run(&["validate", BLOCKS_DOMAIN, BLOCKS_PROBLEM, plan_file]);
+    (status, stderr)
+}
+
 /// Blind A* with JSON output on a task it cannot finish, plus `limit`.
 fn run_blind_on_hard_tiles(limit: &[&str]) -> (Option<i32>, String, String) {
     let mut args = vec![TILES_DOMAIN, HARD_TILES, "--search", "astar"];
@@ -62,12 +70,7 @@ fn solves_and_the_printed_plan_validates() {
             "{extra:?}: {stdout}"
         );
         std::fs::write(&plan_file, &stdout).unwrap();
-        let (status, _, stderr) = run(&[
-            "validate",
-            BLOCKS_DOMAIN,
-            BLOCKS_PROBLEM,
-            plan_file.to_str().unwrap(),
-        ]);
+        let (status, stderr) = validate_blocks_plan(&plan_file);
         assert_eq!(status, Some(0), "{extra:?}: {stderr}");
     }
 }
@@ -115,12 +118,7 @@ fn output_file_replaces_a_longer_existing_file_entirely() {
     let written = std::fs::read_to_string(&plan_file).unwrap();
     assert!(written.len() < old.len());
     assert!(!written.contains("stale"), "{written}");
-    let (status, _, stderr) = run(&[
-        "validate",
-        BLOCKS_DOMAIN,
-        BLOCKS_PROBLEM,
-        plan_file.to_str().unwrap(),
-    ]);
+    let (status, stderr) = validate_blocks_plan(&plan_file);
     assert_eq!(status, Some(0), "{stderr}");
 }
 
