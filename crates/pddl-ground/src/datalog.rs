@@ -260,6 +260,7 @@ struct ProgramBuilder<'m> {
     relations: Vec<Relation>,
     type_relation: HashMap<u32, u32>,
     rules: Vec<Rule>,
+    scratch: PlanScratch,
 }
 
 impl ProgramBuilder<'_> {
@@ -375,6 +376,7 @@ impl ProgramBuilder<'_> {
                 steps: Vec::new(),
             },
         };
+        self.scratch.set_filters(&rule.filters);
         rule.plans = (0..rule.body.len())
             .map(|t| self.plan(&rule, Some(t)))
             .collect();
@@ -382,39 +384,38 @@ impl ProgramBuilder<'_> {
         self.rules.push(rule);
     }
 
+    /// The join plan of `rule` for a new fact at body position `trigger`
+    /// (or, for `None`, for the whole rule). Grounding builds one per body
+    /// atom of every rule, so this reuses [`PlanScratch`] and gives each
+    /// list of a step its exact size: on a task of a few milliseconds,
+    /// growing them took about 7 % of the instructions.
     fn plan(&mut self, rule: &Rule, trigger: Option<usize>) -> Plan {
-        let mut bound = vec![false; rule.num_vars];
+        let scratch = &mut self.scratch;
+        scratch.bound.clear();
+        scratch.bound.resize(rule.num_vars, false);
         for a in trigger.iter().flat_map(|&t| &rule.body[t].args) {
             if let Arg::Var(v) = a {
-                bound[*v as usize] = true;
+                scratch.bound[*v as usize] = true;
             }
         }
-        let filter_vars: Vec<Vec<VarId>> = rule.filters.iter().map(filter_vars).collect();
-        let mut pending_filters: Vec<usize> = (0..rule.filters.len()).collect();
-        let take_ready = |bound: &[bool], pending: &mut Vec<usize>| -> Vec<usize> {
-            let (ready, rest): (Vec<usize>, Vec<usize>) = pending
-                .iter()
-                .partition(|&&f| filter_vars[f].iter().all(|&v| bound[v as usize]));
-            *pending = rest;
-            ready
-        };
-        let trigger_filters = take_ready(&bound, &mut pending_filters);
-        let mut remaining: Vec<usize> = (0..rule.body.len())
-            .filter(|&i| Some(i) != trigger)
-            .collect();
-        let mut steps = Vec::new();
-        while !remaining.is_empty() {
+        scratch.pending.clear();
+        scratch.pending.extend(0..rule.filters.len());
+        let trigger_filters = scratch.take_ready();
+        scratch.remaining.clear();
+        scratch
+            .remaining
+            .extend((0..rule.body.len()).filter(|&i| Some(i) != trigger));
+        let mut steps = Vec::with_capacity(scratch.remaining.len());
+        while !scratch.remaining.is_empty() {
+            let bound = &scratch.bound;
+            let is_bound = |a: &Arg| {
+                matches!(a, Arg::Obj(_)) || matches!(a, Arg::Var(v) if bound[*v as usize])
+            };
             // Most bound positions first; among atoms with nothing bound,
             // domain atoms before type atoms, then fewer variables.
             let score = |i: usize| {
                 let atom = &rule.body[i];
-                let n_bound = atom
-                    .args
-                    .iter()
-                    .filter(|a| {
-                        matches!(a, Arg::Obj(_)) || matches!(a, Arg::Var(v) if bound[*v as usize])
-                    })
-                    .count();
+                let n_bound = atom.args.iter().filter(|a| is_bound(a)).count();
                 let is_type =
                     (atom.pred as usize) >= self.model.predicates.len() && atom.args.len() == 1;
                 (
@@ -424,26 +425,27 @@ impl ProgramBuilder<'_> {
                     std::cmp::Reverse(atom.args.len() - n_bound),
                 )
             };
+            let remaining = &scratch.remaining;
             let best_pos = (0..remaining.len())
                 .max_by_key(|&k| (score(remaining[k]), std::cmp::Reverse(k)))
                 .unwrap_or(0);
-            let atom_index = remaining.remove(best_pos);
-            let atom = &rule.body[atom_index];
-            let mut key_positions = Vec::new();
-            let mut free = Vec::new();
-            let mut new_vars = Vec::new();
+            let atom = &rule.body[remaining[best_pos]];
+            let n_bound = atom.args.iter().filter(|a| is_bound(a)).count();
+            let mut key_positions = Vec::with_capacity(n_bound);
+            let mut free = Vec::with_capacity(atom.args.len() - n_bound);
             for (pos, a) in atom.args.iter().enumerate() {
                 match a {
-                    Arg::Obj(_) => key_positions.push(pos),
-                    Arg::Var(v) if bound[*v as usize] => key_positions.push(pos),
-                    Arg::Var(v) => {
-                        free.push((pos, *v));
-                        if !new_vars.contains(v) {
-                            new_vars.push(*v);
-                        }
-                    }
+                    Arg::Var(v) if !bound[*v as usize] => free.push((pos, *v)),
+                    _ => key_positions.push(pos),
                 }
             }
+            let mut new_vars = Vec::with_capacity(free.len());
+            for &(_, v) in &free {
+                if !new_vars.contains(&v) {
+                    new_vars.push(v);
+                }
+            }
+            let atom_index = scratch.remaining.remove(best_pos);
             let access = if free.is_empty() {
                 Access::Full
             } else if key_positions.is_empty() {
@@ -451,10 +453,10 @@ impl ProgramBuilder<'_> {
             } else {
                 Access::Index(self.relations[atom.pred as usize].index_of(&key_positions))
             };
-            for v in &new_vars {
-                bound[*v as usize] = true;
+            for &v in &new_vars {
+                scratch.bound[v as usize] = true;
             }
-            let filters = take_ready(&bound, &mut pending_filters);
+            let filters = scratch.take_ready();
             steps.push(Step {
                 atom: atom_index,
                 access,
@@ -472,14 +474,57 @@ impl ProgramBuilder<'_> {
     }
 }
 
-fn filter_vars(f: &Filter) -> Vec<VarId> {
-    let args: Vec<Arg> = match f {
-        Filter::Eq(a, b) | Filter::Neq(a, b) => vec![*a, *b],
-        Filter::NotIn(_, args) => args.clone(),
-    };
-    args.into_iter()
-        .filter_map(|a| if let Arg::Var(v) = a { Some(v) } else { None })
-        .collect()
+/// Reused buffers of [`ProgramBuilder::plan`].
+#[derive(Default)]
+struct PlanScratch {
+    /// Which variables the plan being built has bound so far.
+    bound: Vec<bool>,
+    /// The variables of the rule's filters: filter `f`'s are
+    /// `filter_vars[filter_var_ends[f - 1]..filter_var_ends[f]]`.
+    filter_vars: Vec<VarId>,
+    filter_var_ends: Vec<usize>,
+    /// Filters not yet placed in the plan being built.
+    pending: Vec<usize>,
+    /// Body atoms not yet placed in the plan being built.
+    remaining: Vec<usize>,
+}
+
+impl PlanScratch {
+    /// Records the variables of `filters`, those of the rule that the
+    /// next plans are for.
+    fn set_filters(&mut self, filters: &[Filter]) {
+        self.filter_vars.clear();
+        self.filter_var_ends.clear();
+        let var = |a: &Arg| if let Arg::Var(v) = a { Some(*v) } else { None };
+        for f in filters {
+            match f {
+                Filter::Eq(a, b) | Filter::Neq(a, b) => {
+                    self.filter_vars.extend([a, b].into_iter().filter_map(var));
+                }
+                Filter::NotIn(_, args) => self.filter_vars.extend(args.iter().filter_map(var)),
+            }
+            self.filter_var_ends.push(self.filter_vars.len());
+        }
+    }
+
+    /// Takes the pending filters whose variables are all bound.
+    fn take_ready(&mut self) -> Vec<usize> {
+        let (bound, vars, ends) = (&self.bound, &self.filter_vars, &self.filter_var_ends);
+        let is_ready = |f: usize| {
+            let first = if f == 0 { 0 } else { ends[f - 1] };
+            vars[first..ends[f]].iter().all(|&v| bound[v as usize])
+        };
+        let ready: Vec<usize> = self
+            .pending
+            .iter()
+            .copied()
+            .filter(|&f| is_ready(f))
+            .collect();
+        if !ready.is_empty() {
+            self.pending.retain(|&f| !is_ready(f));
+        }
+        ready
+    }
 }
 
 fn value(a: &Arg, bind: &[u32]) -> u32 {
@@ -680,6 +725,7 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
             .collect(),
         type_relation: HashMap::new(),
         rules: Vec::new(),
+        scratch: PlanScratch::default(),
     };
     let mut action_bindings = Vec::with_capacity(model.actions.len());
     // Which relation counts operators of which action, for the guard.
