@@ -183,6 +183,10 @@ enum Filter {
     Neq(Arg, Arg),
     /// The atom must not be in the (static, complete) relation.
     NotIn(u32, Vec<Arg>),
+    /// The variable's value must be in the (processed part of the) type
+    /// relation: a type atom whose variable another atom binds, tested
+    /// where that atom binds it instead of joined as an atom of its own.
+    InType(u32, VarId),
 }
 
 #[derive(Clone, Debug)]
@@ -322,24 +326,35 @@ impl ProgramBuilder<'_> {
         }
     }
 
-    /// Adds a rule, with a type atom for each of `vars` (skipped for the
-    /// set of all objects when the variable occurs in another atom).
+    /// Adds a rule, with a type atom for each of `vars` that no other
+    /// atom binds, and a type filter for the others (none for the set of
+    /// all objects). As a filter, the type of a variable is tested right
+    /// where an atom binds it, which is where the join plans would test
+    /// the type atom anyway (an atom with every argument bound comes
+    /// first), without a join step and a trigger plan of its own.
     fn add_rule(
         &mut self,
         head_pred: u32,
         head_args: Vec<Arg>,
         mut body: Vec<BodyAtom>,
-        filters: Vec<Filter>,
+        mut filters: Vec<Filter>,
         vars: &[QVar],
         num_vars: usize,
     ) {
         let all_objects = self.model.objects.len();
+        let atoms = body.len();
         for q in vars {
-            let occurs = body.iter().any(|a| a.args.contains(&Arg::Var(q.var)));
+            let occurs = body[..atoms]
+                .iter()
+                .any(|a| a.args.contains(&Arg::Var(q.var)));
             if occurs && self.model.sets[q.set as usize].len() == all_objects {
                 continue;
             }
             let pred = self.type_pred(q.set);
+            if occurs {
+                filters.push(Filter::InType(pred, q.var));
+                continue;
+            }
             body.push(BodyAtom {
                 pred,
                 args: vec![Arg::Var(q.var)],
@@ -502,6 +517,7 @@ impl PlanScratch {
                     self.filter_vars.extend([a, b].into_iter().filter_map(var));
                 }
                 Filter::NotIn(_, args) => self.filter_vars.extend(args.iter().filter_map(var)),
+                Filter::InType(_, v) => self.filter_vars.push(*v),
             }
             self.filter_var_ends.push(self.filter_vars.len());
         }
@@ -581,6 +597,12 @@ impl Engine {
                 key.clear();
                 key.extend(args.iter().map(|a| value(a, bind)));
                 self.relations[*pred as usize].find(key).is_none()
+            }
+            Filter::InType(pred, v) => {
+                let relation = &self.relations[*pred as usize];
+                relation
+                    .find(&[bind[*v as usize]])
+                    .is_some_and(|i| i < relation.processed)
             }
         })
     }
