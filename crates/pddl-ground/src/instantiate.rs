@@ -762,8 +762,12 @@ pub(crate) fn instantiate(
         .map(|o| Name::from(o.as_str()))
         .collect();
     let mut fact_offset = Vec::with_capacity(model.predicates.len());
-    let mut facts = Vec::new();
-    let mut derived = Vec::new();
+    let fluent_facts: usize = (model.predicates.iter().enumerate())
+        .filter(|(_, pred)| pred.kind != PredKind::Static)
+        .map(|(p, _)| reach.relations[p].len())
+        .sum();
+    let mut facts = Vec::with_capacity(fluent_facts);
+    let mut derived = Vec::with_capacity(fluent_facts);
     for (p, pred) in model.predicates.iter().enumerate() {
         fact_offset.push(facts.len() as u32);
         if pred.kind == PredKind::Static {
@@ -794,7 +798,13 @@ pub(crate) fn instantiate(
         budget: MAX_FORMULA_NODES,
     };
 
-    let mut operators = Vec::new();
+    // About one operator per applicable binding: reserved up front (up to
+    // a bound, as witnesses can make the bindings far more than the
+    // operators), since growing a vector of operators copies them all.
+    let bindings: usize = (reach.action_bindings.iter())
+        .map(|&r| reach.relations[r as usize].len())
+        .sum();
+    let mut operators = Vec::with_capacity(bindings.min(1 << 16));
     let mut conditional_numeric = Vec::new();
     let mut conditional_count = 0usize;
     for (ai, action) in model.actions.iter().enumerate() {
