@@ -7,7 +7,9 @@
 //! disjunctions, universal conditions and numeric conditions are dropped
 //! (they can only make a relaxed rule fire more often), except that
 //! (in)equalities and negated static atoms of the top-level conjunction
-//! are kept as cheap filters.
+//! are kept as cheap filters. So is the type atom of a variable that
+//! another atom binds: only a variable bound by nothing else needs its
+//! type atom joined, to enumerate the objects of its type.
 //!
 //! Evaluation is semi-naive: facts are processed once, in FIFO order;
 //! processing a fact joins it, at each body position it matches, with the

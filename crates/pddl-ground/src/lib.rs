@@ -9,7 +9,9 @@
 //!    predicates/functions are classified as static, fluent or derived.
 //! 2. Reachability (`datalog.rs`): relaxed reachability. Every action, effect and derived
 //!    rule becomes a Datalog rule over its positive preconditions (plus a
-//!    type atom per variable); a semi-naive, queue-driven fixpoint with
+//!    type test per variable: a filter where another atom binds the
+//!    variable, an atom of its own where none does); a semi-naive,
+//!    queue-driven fixpoint with
 //!    joins ordered by shared variables finds the reachable facts and the
 //!    applicable parameter bindings, never enumerating the full product.
 //! 3. Instantiation (`instantiate.rs`): each reachable binding becomes operators. Static
