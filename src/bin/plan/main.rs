@@ -155,10 +155,9 @@ fn run(args: Vec<OsString>) -> ! {
 }
 
 /// Opens `/dev/null` on each of descriptors 0–2 that is closed, as Rust's
-/// own start-up does (which the C `main` skips). Otherwise the first file
-/// `plan` opened would get descriptor 1, and what it prints would go into
-/// that file: `plan validate --junit FILE` run with standard output
-/// closed would write its report into the JUnit file.
+/// own start-up does (which the C `main` skips). Otherwise a file `plan`
+/// opens with standard output closed would get descriptor 1, and anything
+/// printed while it is open would go into that file.
 fn open_closed_standard_descriptors() {
     #[cfg(unix)]
     for fd in 0..3 {
