@@ -762,12 +762,15 @@ pub(crate) fn instantiate(
         .map(|o| Name::from(o.as_str()))
         .collect();
     let mut fact_offset = Vec::with_capacity(model.predicates.len());
-    let fluent_facts: usize = (model.predicates.iter().enumerate())
+    let non_static_facts: usize = model
+        .predicates
+        .iter()
+        .enumerate()
         .filter(|(_, pred)| pred.kind != PredKind::Static)
         .map(|(p, _)| reach.relations[p].len())
         .sum();
-    let mut facts = Vec::with_capacity(fluent_facts);
-    let mut derived = Vec::with_capacity(fluent_facts);
+    let mut facts = Vec::with_capacity(non_static_facts);
+    let mut derived = Vec::with_capacity(non_static_facts);
     for (p, pred) in model.predicates.iter().enumerate() {
         fact_offset.push(facts.len() as u32);
         if pred.kind == PredKind::Static {
@@ -801,7 +804,9 @@ pub(crate) fn instantiate(
     // About one operator per applicable binding: reserved up front (up to
     // a bound, as witnesses can make the bindings far more than the
     // operators), since growing a vector of operators copies them all.
-    let bindings: usize = (reach.action_bindings.iter())
+    let bindings: usize = reach
+        .action_bindings
+        .iter()
         .map(|&r| reach.relations[r as usize].len())
         .sum();
     let mut operators = Vec::with_capacity(bindings.min(1 << 16));
