@@ -485,6 +485,55 @@ fn restarts_spend_three_times_what_the_deciding_turn_spent_plus_failed_turns_up_
     }
 }
 
+#[test]
+fn restarts_get_a_floor_where_the_plan_may_be_far_from_its_lower_bound() {
+    // The toggles above with a hand, greedy search first: its plan costs
+    // at least the optimum, 35, far above LM-cut's 18 for the initial
+    // state, so the restarts get at least WIDE_GAP_RESTART_EVALUATIONS,
+    // many times what three times the first search's evaluations would
+    // give them; no restart can prove a plan optimal, so they spend it.
+    let floor = crate::WIDE_GAP_RESTART_EVALUATIONS;
+    let hand = 18;
+    let mut builder = TaskBuilder::new(19);
+    for i in 0..18 {
+        builder.op("on", &[hand], &[i], &[hand]);
+        builder.op("off", &[i], &[], &[i]);
+    }
+    builder.op("release", &[], &[hand], &[]);
+    let toggles = builder.build(&[hand], &(0..18).collect::<Vec<_>>());
+    let greedy = SearchOptions {
+        improve_plans: true,
+        ..options(Engine::LazyGreedy, HeuristicKind::HFF)
+    };
+    let first = run_with(
+        &toggles,
+        &SearchOptions {
+            improve_plans: false,
+            ..greedy.clone()
+        },
+    )
+    .statistics
+    .evaluated;
+    assert!(4 * first < floor, "the first search took {first}");
+    let r = run_with(&toggles, &greedy);
+    assert_eq!(r.plan.map(|p| p.cost), Some(35));
+    let restarts = r.statistics.evaluated - first;
+    assert!(
+        restarts >= floor && restarts <= floor + 300,
+        "restarts evaluated {restarts}"
+    );
+}
+
+#[test]
+fn a_wide_gap_is_a_plan_at_least_160_percent_of_a_known_bound() {
+    assert!(crate::leaves_wide_gap(16, 10));
+    assert!(crate::leaves_wide_gap(35, 18));
+    assert!(!crate::leaves_wide_gap(15, 10));
+    assert!(!crate::leaves_wide_gap(12, 8));
+    // No bound computed: nothing is known about the gap.
+    assert!(!crate::leaves_wide_gap(100, 0));
+}
+
 /// A result without what depends on timing: the wall time and the state
 /// counts and memory peaks sampled at the checks.
 fn timeless(mut result: SearchResult) -> SearchResult {
