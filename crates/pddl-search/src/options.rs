@@ -222,8 +222,9 @@ pub struct SearchOptions {
     /// operators, LAMA's lazy ones for half the budget, then eager ones;
     /// as with `anytime`, but within a budget of
     /// heuristic evaluations up to three times the first search's, at
-    /// least 10 000 where operators cost other than 1, so results stay
-    /// deterministic), loop removal and greedy action elimination on
+    /// least 10 000 where operators cost other than 1 and 5 000 where
+    /// they all cost 1 but the first plan costs at least 160 % of LM-cut's
+    /// bound, so results stay deterministic), loop removal and greedy action elimination on
     /// every plan found, and a search of the final plan's neighbourhood
     /// ([`crate::plan_improvement`]). A first plan no costlier than
     /// LM-cut's value of the initial state is optimal and left as it is.
