@@ -436,6 +436,20 @@ fn a_plan_as_cheap_as_lmcut_says_is_proven_optimal_without_restarts() {
     assert_eq!(r.statistics.evaluated, first_only.statistics.evaluated);
 }
 
+/// `n` switches (facts `0..n`) to turn on, each taking the hand (fact
+/// `n`) that only `release` gives back; `off` turns one off. The optimum,
+/// `2n - 1`, is far above LM-cut's `n` for the initial state.
+fn toggles_with_a_hand(n: u32) -> Task {
+    let hand = n;
+    let mut builder = TaskBuilder::new(n as usize + 1);
+    for i in 0..n {
+        builder.op("on", &[hand], &[i], &[hand]);
+        builder.op("off", &[i], &[], &[i]);
+    }
+    builder.op("release", &[], &[hand], &[]);
+    builder.build(&[hand], &(0..n).collect::<Vec<_>>())
+}
+
 #[test]
 fn restarts_spend_three_times_what_the_deciding_turn_spent_plus_failed_turns_up_to_a_cap() {
     // Blind weighted A* spends its budget on 18 toggles without a plan;
@@ -447,14 +461,7 @@ fn restarts_spend_three_times_what_the_deciding_turn_spent_plus_failed_turns_up_
     // is above LM-cut's 18 for the initial state, which does not prove the
     // plan optimal before the restarts.
     let cap = crate::FAILED_TURNS_EVALUATIONS_COUNTED;
-    let hand = 18;
-    let mut builder = TaskBuilder::new(19);
-    for i in 0..18 {
-        builder.op("on", &[hand], &[i], &[hand]);
-        builder.op("off", &[i], &[], &[i]);
-    }
-    builder.op("release", &[], &[hand], &[]);
-    let toggles = builder.build(&[hand], &(0..18).collect::<Vec<_>>());
+    let toggles = toggles_with_a_hand(18);
     for failed_turn in [cap / 5, cap + cap / 2] {
         let with_turns = SearchOptions {
             novelty_fallback: true,
@@ -487,20 +494,13 @@ fn restarts_spend_three_times_what_the_deciding_turn_spent_plus_failed_turns_up_
 
 #[test]
 fn restarts_get_a_floor_where_the_plan_may_be_far_from_its_lower_bound() {
-    // The toggles above with a hand, greedy search first: its plan costs
+    // Eighteen toggles with a hand, greedy search first: its plan costs
     // at least the optimum, 35, far above LM-cut's 18 for the initial
     // state, so the restarts get at least WIDE_GAP_RESTART_EVALUATIONS,
     // many times what three times the first search's evaluations would
     // give them; no restart can prove a plan optimal, so they spend it.
     let floor = crate::WIDE_GAP_RESTART_EVALUATIONS;
-    let hand = 18;
-    let mut builder = TaskBuilder::new(19);
-    for i in 0..18 {
-        builder.op("on", &[hand], &[i], &[hand]);
-        builder.op("off", &[i], &[], &[i]);
-    }
-    builder.op("release", &[], &[hand], &[]);
-    let toggles = builder.build(&[hand], &(0..18).collect::<Vec<_>>());
+    let toggles = toggles_with_a_hand(18);
     let greedy = SearchOptions {
         improve_plans: true,
         ..options(Engine::LazyGreedy, HeuristicKind::HFF)
