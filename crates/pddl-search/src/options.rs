@@ -101,6 +101,16 @@ impl HeuristicKind {
         }
     }
 
+    /// Whether the heuristic supplies preferred operators
+    /// ([`crate::heuristics::Heuristic::has_preferred_operators`]), known
+    /// without building it.
+    pub fn gives_preferred_operators(self) -> bool {
+        matches!(
+            self,
+            HeuristicKind::HFF | HeuristicKind::LmCount | HeuristicKind::Lama
+        )
+    }
+
     /// Whether the heuristic never overestimates the optimal cost
     /// (so that A* with it returns optimal plans).
     pub fn is_admissible(self) -> bool {

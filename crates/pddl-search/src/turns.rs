@@ -78,7 +78,9 @@ fn climb(
 ) -> Option<FirstSearch> {
     let greedy = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy);
     let after = options.hill_climbing_after?;
-    if !(greedy && options.preferred_operators) {
+    // Checked before the configured search's evaluations are spent: the
+    // climb follows preferred operators.
+    if !(greedy && options.preferred_operators && options.heuristic.gives_preferred_operators()) {
         return None;
     }
     let start = monitor.stats.evaluated;
@@ -93,9 +95,7 @@ fn climb(
     }
     // Costs ignored, as in the greedy turns.
     let mut h = create_heuristic(options.heuristic, space.task, CostType::Unit, None, monitor);
-    if !h.has_preferred_operators() {
-        return None;
-    }
+    debug_assert!(h.has_preferred_operators());
     let climb_start = monitor.stats.evaluated;
     let (climb, budget_spent) = with_budget(monitor, HILL_CLIMBING_EVALUATIONS, |monitor| {
         hill_climbing::run(space, h.as_mut(), FOLLOW_FORCED, monitor)

@@ -280,3 +280,19 @@ fn numeric_aware_hff_guides_greedy_search_to_numeric_goals() {
         r.statistics.expanded
     );
 }
+
+#[test]
+fn kinds_say_which_heuristics_give_preferred_operators() {
+    // The default's hill-climbing decides from the kind, before it builds
+    // the heuristic, whether it can follow preferred operators.
+    let t = diamond();
+    for kind in HeuristicKind::ALL {
+        let h = create(kind, &t, CostType::Unit);
+        assert_eq!(
+            kind.gives_preferred_operators(),
+            h.has_preferred_operators(),
+            "{}",
+            kind.name()
+        );
+    }
+}
