@@ -693,3 +693,54 @@ fn deep_nesting_is_safe() {
         other => panic!("expected Unsupported, got {other:?}"),
     }
 }
+
+/// Two tiles side by side vanish together (as in Puzznic's `vanish`):
+/// `clear` has one conditional effect per ordered pair of tiles (a, b) on
+/// adjacent cells (x, y), removing `a`; the instances (t1, t2, x, y) and
+/// (t2, t1, y, x) have the same condition, `(at t1 x) (at t2 y)`, and
+/// always fire together, so the grounder makes them one effect that
+/// removes both tiles. The conditions: t1 c1 t2 c2, t1 c2 t2 c1, t1 c2
+/// t2 c3, t1 c3 t2 c2 (c1–c2 and c2–c3 are adjacent) = 4 effects, not 8.
+#[test]
+fn conditional_effects_with_one_condition_are_merged() {
+    let domain = "
+(define (domain pairs)
+  (:requirements :strips :conditional-effects)
+  (:predicates (at ?t ?c) (next ?a ?b) (gone ?t) (tile ?t) (other ?a ?b) (moved))
+  (:action step
+    :parameters (?t ?from ?to)
+    :precondition (and (tile ?t) (at ?t ?from) (next ?from ?to))
+    :effect (and (not (at ?t ?from)) (at ?t ?to) (moved)))
+  (:action clear
+    :parameters ()
+    :precondition (moved)
+    :effect (forall (?a ?b ?x ?y)
+      (when (and (other ?a ?b) (next ?x ?y) (at ?a ?x) (at ?b ?y))
+            (and (not (at ?a ?x)) (gone ?a))))))";
+    let problem = "
+(define (problem pairs-1) (:domain pairs)
+  (:objects t1 t2 c1 c2 c3)
+  (:init (tile t1) (tile t2) (other t1 t2) (other t2 t1) (at t1 c1) (at t2 c3)
+         (next c1 c2) (next c2 c1) (next c2 c3) (next c3 c2))
+  (:goal (and (gone t1) (gone t2))))";
+    let task = ok(domain, problem);
+    let clear = task
+        .operators
+        .iter()
+        .find(|o| o.name == "clear")
+        .expect("clear is reachable");
+    // t1 c1 t2 c2, t1 c2 t2 c1, t1 c2 t2 c3, t1 c3 t2 c2.
+    assert_eq!(clear.conditional.len(), 4);
+    for effect in &clear.conditional {
+        // Each removes both tiles: (gone t1) and (gone t2) are added, and
+        // each tile leaves its cell.
+        assert_eq!(effect.condition.pos.len(), 2);
+        assert_eq!(effect.add.len(), 2, "{effect:?}");
+        assert_eq!(effect.del.len(), 2, "{effect:?}");
+        let mut deleted = effect.del.clone();
+        deleted.sort_unstable();
+        let mut condition = effect.condition.pos.clone();
+        condition.sort_unstable();
+        assert_eq!(deleted, condition);
+    }
+}
