@@ -101,7 +101,9 @@
   ; all groups at once; if any did, gravity runs again (chain reactions).
   ; Each effect removes one tile ?s that has a same-kind neighbour ?t; a
   ; tile with several neighbours is removed by several effects, which
-  ; agree. A triple tile becomes (gone) only through the last effect.
+  ; agree. (The two effects of one adjacent pair have the same condition;
+  ; the grounder makes them one.) A triple tile becomes (gone) only
+  ; through the last effect.
   (:action vanish
     :parameters ()
     :precondition (and (match-pending) (not (falling)))

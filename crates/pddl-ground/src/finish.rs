@@ -1,5 +1,6 @@
 //! Finishing the ground task: the cost model, compiling away facts that
-//! never change, and renumbering facts and fluents in sorted order.
+//! never change, merging conditional effects with the same condition, and
+//! renumbering facts and fluents in sorted order.
 
 use crate::instantiate::{MetricInfo, RawTask, tidy};
 use crate::normalize::Model;

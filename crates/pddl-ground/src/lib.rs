@@ -30,8 +30,10 @@
 //!    are bound by reachability (one operator per reachable witness after
 //!    simplification), nested quantifiers are expanded.
 //! 4. Finishing: facts that never change are compiled away, metric
-//!    fluents that only count costs become operator costs, and ids are
-//!    renumbered in a sorted, deterministic order.
+//!    fluents that only count costs become operator costs, conditional
+//!    effects of one operator with the same condition (and no numbers)
+//!    become one effect, and ids are renumbered in a sorted,
+//!    deterministic order.
 //! 5. Symmetry (`symmetry.rs`): classes of interchangeable objects, which
 //!    search may use to treat symmetric states as one.
 //!
