@@ -2,10 +2,10 @@
 //! never change, merging conditional effects with the same condition, and
 //! renumbering facts and fluents in sorted order.
 
-use crate::instantiate::{MetricInfo, RawTask, tidy};
-use crate::normalize::Model;
 use hashbrown::HashMap;
 
+use crate::instantiate::{MetricInfo, RawTask, tidy};
+use crate::normalize::Model;
 use crate::task::{
     AssignOp, ConditionalEffect, Conjunction, Cost, CostModel, FactId, FluentId, GroundAtom,
     GroundMetric, NumCondition, NumEffect, NumExpr, Operator, Task,
@@ -64,12 +64,7 @@ fn merge_equal_conditions(raw: &mut RawTask) {
                 }
             }
         }
-        for effect in &mut kept {
-            effect.add.sort_unstable();
-            effect.add.dedup();
-            effect.del.sort_unstable();
-            effect.del.dedup();
-        }
+        // (`compact` sorts and deduplicates the merged adds and deletes.)
         op.conditional = kept;
     }
 }
@@ -528,8 +523,10 @@ fn compact(
         }
         for c in &mut op.conditional {
             tidy(&mut c.condition);
-            c.add.sort_unstable();
-            c.del.sort_unstable();
+            for v in [&mut c.add, &mut c.del] {
+                v.sort_unstable();
+                v.dedup();
+            }
         }
     }
     for a in &mut raw.axioms {
