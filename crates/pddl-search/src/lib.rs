@@ -357,13 +357,15 @@ impl<'t> Restarts<'_, 't> {
             let params = astar_params(weight, bound);
             let h = match self.kept.take() {
                 Some(h) if !h.is_path_dependent() => self.kept.insert(h),
-                _ => self.kept.insert(create_heuristic(
-                    self.heuristic,
-                    task,
-                    CostType::PlusOne,
-                    self.parallel_evaluation,
-                    monitor,
-                )),
+                _ => self
+                    .kept
+                    .insert(heuristics::cache::EvaluationCache::wrap(create_heuristic(
+                        self.heuristic,
+                        task,
+                        CostType::PlusOne,
+                        self.parallel_evaluation,
+                        monitor,
+                    ))),
             };
             let r = if self.lazy {
                 let mut goal_count = heuristics::goal_count::GoalCount::new(task);

@@ -7,6 +7,7 @@
 //! numeric conditions are treated.
 
 pub mod blind;
+pub mod cache;
 pub mod goal_count;
 pub mod hadd;
 pub mod hff;

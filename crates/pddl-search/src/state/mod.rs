@@ -467,35 +467,35 @@ impl StateRegistry {
         }
     }
 
-    /// Returns the id of `state`, registering it first if it is new; the
-    /// flag tells whether it was new. `None` when the id space (2^32 - 1
-    /// states) is exhausted.
+    /// The id of `state` if it is registered (or, with symmetry
+    /// reduction, a state of its orbit is).
     #[inline]
-    pub fn insert(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
+    pub fn find(&mut self, state: &[u64]) -> Option<StateId> {
+        self.lookup(state).1
+    }
+
+    /// The hash of `state`'s stored form (or orbit key) and its id if it
+    /// is registered; with a packing and no symmetry reduction,
+    /// `self.packed` then holds its packed form.
+    #[inline]
+    fn lookup(&mut self, state: &[u64]) -> (u64, Option<StateId>) {
         let w = self.words_per_state;
         let packing = self.packing.as_deref();
-        // The state as stored: packed, with a packing (with symmetry
-        // reduction, only once it turns out to be new).
-        let pack = |state, packed: &mut Vec<u64>| match packing {
-            None => false,
-            Some(packing) => {
-                packing.pack(state, packed);
-                true
-            }
-        };
         let arena = &self.arena;
-        let (hash, found) = match &mut self.orbits {
+        match &mut self.orbits {
             None => {
-                let stored_form = if pack(state, &mut self.packed) {
-                    &self.packed[..]
-                } else {
-                    state
+                let stored_form = match packing {
+                    None => state,
+                    Some(packing) => {
+                        packing.pack(state, &mut self.packed);
+                        &self.packed[..]
+                    }
                 };
                 let hash = hash_words(stored_form);
                 let found = self
                     .table
                     .find(hash, |&id| &arena[id as usize * w..][..w] == stored_form);
-                (hash, found)
+                (hash, found.copied())
             }
             Some(orbits) => {
                 orbits
@@ -505,19 +505,31 @@ impl StateRegistry {
                 let found = self.table.find(hash, |&id| {
                     orbits.stored_has_key(id, &arena[id as usize * w..][..w], packing, hash)
                 });
-                (hash, found)
+                (hash, found.copied())
             }
-        };
-        if let Some(&id) = found {
+        }
+    }
+
+    /// Returns the id of `state`, registering it first if it is new; the
+    /// flag tells whether it was new. `None` when the id space (2^32 - 1
+    /// states) is exhausted.
+    #[inline]
+    pub fn insert(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
+        let (hash, found) = self.lookup(state);
+        if let Some(id) = found {
             return Some((id, false));
         }
+        let w = self.words_per_state;
+        let packing = self.packing.as_deref();
         if self.len == u32::MAX {
             return None;
         }
         let id = self.len;
         self.len += 1;
-        if self.orbits.is_some() {
-            pack(state, &mut self.packed);
+        if self.orbits.is_some()
+            && let Some(packing) = packing
+        {
+            packing.pack(state, &mut self.packed);
         }
         let stored_form = if packing.is_some() {
             &self.packed[..]
