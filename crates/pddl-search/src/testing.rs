@@ -296,3 +296,22 @@ pub fn random_task(rng: &mut Lcg) -> Task {
     }
     task
 }
+
+/// Every state reachable in `space`, breadth-first from the initial state.
+pub fn reachable_states(space: &mut crate::successor::StateSpace<'_>) -> Vec<Vec<u64>> {
+    let init = space.initial_state();
+    let mut seen: hashbrown::HashSet<Vec<u64>> = hashbrown::HashSet::from_iter([init.clone()]);
+    let mut queue = std::collections::VecDeque::from([init]);
+    let mut all = Vec::new();
+    let (mut ops, mut next) = (Vec::new(), Vec::new());
+    while let Some(state) = queue.pop_front() {
+        space.applicable(&state, &mut ops);
+        for &op in &ops {
+            if space.apply(&state, op, &mut next) && seen.insert(next.clone()) {
+                queue.push_back(next.clone());
+            }
+        }
+        all.push(state);
+    }
+    all
+}

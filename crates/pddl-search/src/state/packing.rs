@@ -198,11 +198,8 @@ fn write(packed: &mut [u64], field: Field, value: u64) {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::VecDeque;
     use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
-
-    use hashbrown::HashSet;
 
     use super::StatePacking;
     use crate::options::{Engine, HeuristicKind, SearchOptions};
@@ -210,27 +207,8 @@ mod tests {
     use crate::state::StateRegistry;
     use crate::successor::StateSpace;
     use crate::symmetry::Symmetry;
-    use crate::testing::{Lcg, random_task, ring};
+    use crate::testing::{Lcg, random_task, reachable_states, ring};
     use crate::{NoObserver, run_engine};
-
-    /// Every state reachable in `space`, breadth-first.
-    fn reachable(space: &mut StateSpace<'_>) -> Vec<Vec<u64>> {
-        let init = space.initial_state();
-        let mut seen: HashSet<Vec<u64>> = HashSet::from_iter([init.clone()]);
-        let mut queue = VecDeque::from([init]);
-        let mut all = Vec::new();
-        let (mut ops, mut next) = (Vec::new(), Vec::new());
-        while let Some(state) = queue.pop_front() {
-            space.applicable(&state, &mut ops);
-            for &op in &ops {
-                if space.apply(&state, op, &mut next) && seen.insert(next.clone()) {
-                    queue.push_back(next.clone());
-                }
-            }
-            all.push(state);
-        }
-        all
-    }
 
     #[test]
     fn reachable_states_unpack_to_themselves() {
@@ -242,7 +220,7 @@ mod tests {
             let packing = StatePacking::build(&task, space.layout.fact_words());
             packed_tasks += usize::from(!packing.fields.is_empty());
             let (mut packed, mut unpacked) = (Vec::new(), Vec::new());
-            for state in reachable(&mut space) {
+            for state in reachable_states(&mut space) {
                 packing.pack(&state, &mut packed);
                 assert_eq!(packed.len(), packing.packed_words(state.len()));
                 packing.unpack(&packed, &mut unpacked);
@@ -272,7 +250,7 @@ mod tests {
             let words = space.layout.words();
             let mut plain = StateRegistry::for_search(words, Some(symmetry.clone()), None);
             let mut packed = StateRegistry::for_search(words, Some(symmetry), Some(packing));
-            let states = reachable(&mut space);
+            let states = reachable_states(&mut space);
             let (mut a, mut b) = (Vec::new(), Vec::new());
             // The reference: orbits told apart by their whole keys.
             let mut orbits: hashbrown::HashMap<Vec<u64>, u32> = hashbrown::HashMap::new();
@@ -306,7 +284,7 @@ mod tests {
         let packing = StatePacking::new(&task, space.layout.fact_words()).expect("packed");
         assert_eq!((words, packing.packed_words(words)), (10, 5));
         let (mut packed, mut unpacked) = (Vec::new(), Vec::new());
-        for state in reachable(&mut space) {
+        for state in reachable_states(&mut space) {
             packing.pack(&state, &mut packed);
             packing.unpack(&packed, &mut unpacked);
             assert_eq!(unpacked, state);
