@@ -1,5 +1,6 @@
 //! Heuristics: one module each (a file, or a folder for pattern databases),
-//! registered in [`create_with`].
+//! registered in [`create_with`]; [`cache`] wraps one to remember its
+//! values per state (the default's restarts share one so).
 //!
 //! A heuristic maps a state to an estimate of the cost to the goal, or to
 //! `None` for a recognised dead end. Relaxation heuristics share
