@@ -329,7 +329,8 @@ struct Restarts<'c, 't> {
     /// keeps per-state data, which belongs to one search (tables such as
     /// h_FF's relaxed task or the pattern databases are the same every
     /// time; each build of h_FF's is about 1 % of a whole run on blocks
-    /// probBLOCKS-5-0).
+    /// probBLOCKS-5-0), and then with its values remembered per state
+    /// across the restarts ([`heuristics::cache`]).
     kept: Option<Box<dyn heuristics::Heuristic + 't>>,
 }
 
