@@ -13,6 +13,8 @@
 # target/release/plan`. Needs `perf` and ../shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ $# -ge 2 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
+command -v perf >/dev/null || { echo "perf is not installed" >&2; exit 1; }
 a=$(realpath "$1") b=$(realpath "$2") runs=${3:-5}
 shared=../shared/benchmarks
 [ -f "$shared/tasks.tsv" ] || { echo "../shared/benchmarks is absent" >&2; exit 1; }
