@@ -7,8 +7,9 @@
 //! state alone are cached, keyed by the exact state (not its symmetry
 //! orbit: preferred operators name objects), so a search gives every state
 //! the value and preferred operators it would get without the cache, and
-//! its results are the same. The cache stops growing at
-//! [`MAX_CACHE_BYTES`].
+//! its results are the same. The cache stops growing at the size it is
+//! given (the default's restarts: [`MAX_CACHE_BYTES`], or an eighth of the
+//! memory limit where that is less).
 
 use pddl_ground::task::{Cost, OperatorId};
 
@@ -52,14 +53,14 @@ pub struct EvaluationCache<'t> {
 }
 
 impl<'t> EvaluationCache<'t> {
-    /// `inner` with a cache of at most [`MAX_CACHE_BYTES`], or `inner`
+    /// `inner` with a cache of at most about `max_bytes`, or `inner`
     /// itself where its value depends on more than the state
     /// (path-dependent heuristics).
-    pub fn wrap(inner: Box<dyn Heuristic + 't>) -> Box<dyn Heuristic + 't> {
+    pub fn wrap(inner: Box<dyn Heuristic + 't>, max_bytes: u64) -> Box<dyn Heuristic + 't> {
         if inner.is_path_dependent() {
             return inner;
         }
-        Box::new(Self::new(inner, MAX_CACHE_BYTES))
+        Box::new(Self::new(inner, max_bytes))
     }
 
     /// `inner` (whose value must depend on the state alone) with a cache
@@ -269,6 +270,6 @@ mod tests {
         let mut rng = Lcg(3);
         let task = random_task(&mut rng);
         let lmcount = create(HeuristicKind::LmCount, &task, CostType::Unit);
-        assert!(EvaluationCache::wrap(lmcount).is_path_dependent());
+        assert!(EvaluationCache::wrap(lmcount, MAX_CACHE_BYTES).is_path_dependent());
     }
 }
