@@ -350,6 +350,13 @@ struct OrbitKeys {
     /// `recent_keys[slot * key words..]` is (`StateId::MAX`: none yet).
     recent_ids: Vec<StateId>,
     recent_keys: Vec<u64>,
+    /// States looked up lately, exactly as given, and their ids,
+    /// direct-mapped by the hash of their words: a state generated again
+    /// (lazy search generates most states many times) is found without
+    /// computing its key. `recent_state_ids[slot]` is `StateId::MAX` when
+    /// the slot is empty.
+    recent_state_ids: Vec<StateId>,
+    recent_states: Vec<u64>,
 }
 
 /// How many keys of recent states a registry that deduplicates orbits
@@ -409,6 +416,35 @@ impl OrbitKeys {
             let words = like.len();
             &recent_keys[slot * words..][..words]
         })
+    }
+
+    /// The slot of `state` among the recent states (the table is made at
+    /// the first use: RECENT_KEYS slots, at most RECENT_KEYS_BYTES of
+    /// states).
+    #[inline]
+    fn recent_state_slot(&mut self, state: &[u64]) -> usize {
+        if self.recent_state_ids.is_empty() {
+            let slots = (RECENT_KEYS_BYTES / 8 / state.len().max(1)).clamp(1, RECENT_KEYS);
+            let slots = 1 << slots.ilog2();
+            self.recent_state_ids.resize(slots, StateId::MAX);
+            self.recent_states.resize(slots * state.len(), 0);
+        }
+        hash_words(state) as usize & (self.recent_state_ids.len() - 1)
+    }
+
+    /// The id of `state` if it is the recent state in `slot`.
+    #[inline]
+    fn recent_state(&self, slot: usize, state: &[u64]) -> Option<StateId> {
+        let id = self.recent_state_ids[slot];
+        (id != StateId::MAX && self.recent_states[slot * state.len()..][..state.len()] == *state)
+            .then_some(id)
+    }
+
+    /// Keeps `state` (of id `id`) in `slot`.
+    #[inline]
+    fn remember_state(&mut self, slot: usize, state: &[u64], id: StateId) {
+        self.recent_state_ids[slot] = id;
+        self.recent_states[slot * state.len()..][..state.len()].copy_from_slice(state);
     }
 
     /// Keeps `key` as the key of state `id` (in place of the slot's
@@ -472,6 +508,8 @@ impl StateRegistry {
                 scratch: KeyScratch::default(),
                 recent_ids: Vec::new(),
                 recent_keys: Vec::new(),
+                recent_state_ids: Vec::new(),
+                recent_states: Vec::new(),
             }),
             packing,
             ..Self::new(words_per_state)
@@ -567,6 +605,10 @@ impl StateRegistry {
                 (hash, found.copied())
             }
             Some(orbits) => {
+                let slot = orbits.recent_state_slot(state);
+                if let Some(id) = orbits.recent_state(slot, state) {
+                    return (orbits.hashes[id as usize], Some(id));
+                }
                 orbits
                     .symmetry
                     .key(state, &mut orbits.scratch, &mut orbits.key);
@@ -574,7 +616,11 @@ impl StateRegistry {
                 let found = self.table.find(hash, |&id| {
                     orbits.stored_has_key(id, &arena[id as usize * w..][..w], packing, hash)
                 });
-                (hash, found.copied())
+                let found = found.copied();
+                if let Some(id) = found {
+                    orbits.remember_state(slot, state, id);
+                }
+                (hash, found)
             }
         }
     }
@@ -621,6 +667,8 @@ impl StateRegistry {
                     id,
                     &orbits.key,
                 );
+                let slot = orbits.recent_state_slot(state);
+                orbits.remember_state(slot, state, id);
                 let hashes = &orbits.hashes;
                 self.table
                     .insert_unique(hash, id, |&id| hashes[id as usize]);
@@ -633,7 +681,11 @@ impl StateRegistry {
     /// table.
     pub fn memory_bytes(&self) -> u64 {
         let keys = self.orbits.as_ref().map_or(0, |o| {
-            o.hashes.capacity() + o.recent_keys.capacity() + o.recent_ids.capacity() / 2
+            o.hashes.capacity()
+                + o.recent_keys.capacity()
+                + o.recent_ids.capacity() / 2
+                + o.recent_states.capacity()
+                + o.recent_state_ids.capacity() / 2
         });
         ((self.arena.capacity() + keys) * 8 + self.table.capacity() * 5) as u64
     }

@@ -269,6 +269,17 @@ mod tests {
                 assert_eq!(a, b, "round {round}");
             }
             assert!(plain.len() <= states.len());
+            // Again, in reverse: every state is found, by the recent
+            // states and keys the registries keep or by its key, with the
+            // same id.
+            for state in states.iter().rev() {
+                let mut key = Vec::new();
+                symmetry_ref.key(state, &mut scratch, &mut key);
+                let expected = orbits[&key];
+                assert_eq!(plain.insert(state), Some((expected, false)), "round {round}");
+                assert_eq!(plain.find(state), Some(expected), "round {round}");
+                assert_eq!(packed.insert(state), Some((expected, false)), "round {round}");
+            }
         }
         assert!(symmetric >= 100, "{symmetric}");
     }
