@@ -276,9 +276,17 @@ mod tests {
                 let mut key = Vec::new();
                 symmetry_ref.key(state, &mut scratch, &mut key);
                 let expected = orbits[&key];
-                assert_eq!(plain.insert(state), Some((expected, false)), "round {round}");
+                assert_eq!(
+                    plain.insert(state),
+                    Some((expected, false)),
+                    "round {round}"
+                );
                 assert_eq!(plain.find(state), Some(expected), "round {round}");
-                assert_eq!(packed.insert(state), Some((expected, false)), "round {round}");
+                assert_eq!(
+                    packed.insert(state),
+                    Some((expected, false)),
+                    "round {round}"
+                );
             }
         }
         assert!(symmetric >= 100, "{symmetric}");
