@@ -328,11 +328,10 @@ pub struct StateRegistry {
 /// are kept for every state: a key holds a signature per class object,
 /// often many times the words of a (packed) state (Puzznic level 127: 60
 /// words against 4), so a candidate's key is computed again from its
-/// stored state when its hash matches, unless it is among the
-/// keys kept of states inserted or matched lately ([`RECENT_KEYS`]) (a
-/// search meets the same states again soon: on gripper prob05 the default
-/// computed 11 735 keys for 6 456 lookups, 45 % of them for stored
-/// states).
+/// stored state when its hash matches, unless it is among the keys kept
+/// of states inserted or matched lately (a search meets the same states
+/// again soon: on gripper prob05 the default computed 11 735 keys for
+/// 6 456 lookups, 45 % of them for stored states).
 #[derive(Debug)]
 struct OrbitKeys {
     symmetry: Arc<Symmetry>,
@@ -345,25 +344,107 @@ struct OrbitKeys {
     /// A registered state, unpacked.
     unpacked: Vec<u64>,
     scratch: KeyScratch,
-    /// Keys of recent states, direct-mapped by id (slot `id %
-    /// recent_ids.len()`): `recent_ids[slot]` says whose key
-    /// `recent_keys[slot * key words..]` is (`StateId::MAX`: none yet).
-    recent_ids: Vec<StateId>,
-    recent_keys: Vec<u64>,
-    /// States looked up lately, exactly as given, and their ids,
-    /// direct-mapped by the hash of their words: a state generated again
-    /// (lazy search generates most states many times) is found without
-    /// computing its key. `recent_state_ids[slot]` is `StateId::MAX` when
-    /// the slot is empty.
-    recent_state_ids: Vec<StateId>,
-    recent_states: Vec<u64>,
+    /// Keys of recent states, by id.
+    recent_keys: RecentTable,
+    /// States looked up lately, exactly as given, by the hash of their
+    /// words: a state generated again (lazy search generates most states
+    /// many times) is found without computing its key.
+    recent_states: RecentTable,
 }
 
-/// How many keys of recent states a registry that deduplicates orbits
-/// keeps at most, and in how many bytes at most (Puzznic's keys take
-/// hundreds of words, gripper's a few).
-const RECENT_KEYS: usize = 4096;
-const RECENT_KEYS_BYTES: usize = 1 << 20;
+/// How many entries a [`RecentTable`] holds at most, and in how many
+/// bytes of words at most (Puzznic's keys take hundreds of words,
+/// gripper's a few).
+const RECENT_SLOTS: usize = 4096;
+const RECENT_BYTES: usize = 1 << 20;
+
+/// A direct-mapped table of recent states' words (keys or states) and
+/// their ids: slot `s` holds the words `words[s * width..][..width]` of
+/// state `ids[s]` (`StateId::MAX`: empty). Slots are found by id
+/// ([`RecentTable::by_id`]) or by the hash of the words
+/// ([`RecentTable::slot_of`]); a newer entry replaces an older one in its
+/// slot.
+#[derive(Debug, Default)]
+struct RecentTable {
+    ids: Vec<StateId>,
+    words: Vec<u64>,
+}
+
+impl RecentTable {
+    /// The most slots for entries of `width` words: a power of two, at
+    /// most [`RECENT_SLOTS`] and [`RECENT_BYTES`] of words.
+    fn most_slots(width: usize) -> usize {
+        let most = (RECENT_BYTES / 8 / width.max(1)).clamp(1, RECENT_SLOTS);
+        1 << most.ilog2()
+    }
+
+    /// At least `slots` slots for entries of `width` words; the entries
+    /// held are dropped when the table grows.
+    fn reserve(&mut self, slots: usize, width: usize) {
+        if self.ids.len() < slots {
+            self.ids.clear();
+            self.ids.resize(slots, StateId::MAX);
+            self.words.resize(slots * width, 0);
+        }
+    }
+
+    /// The words in `slot` (entries of `width` words) and whose they are.
+    #[inline]
+    fn entry(&self, slot: usize, width: usize) -> (StateId, &[u64]) {
+        (self.ids[slot], &self.words[slot * width..][..width])
+    }
+
+    /// Puts the words of state `id` into `slot`.
+    #[inline]
+    fn put(&mut self, slot: usize, id: StateId, words: &[u64]) {
+        self.ids[slot] = id;
+        self.words[slot * words.len()..][..words.len()].copy_from_slice(words);
+    }
+
+    /// The words kept for state `id` (entries of `width` words).
+    #[inline]
+    fn by_id(&self, id: StateId, width: usize) -> Option<&[u64]> {
+        if self.ids.is_empty() {
+            return None;
+        }
+        let (held, words) = self.entry(id as usize % self.ids.len(), width);
+        (held == id).then_some(words)
+    }
+
+    /// Keeps `words` for state `id`, in a table with as many slots as
+    /// states so far (so that a small search does not clear a large
+    /// table), up to [`RecentTable::most_slots`].
+    #[inline]
+    fn keep_by_id(&mut self, id: StateId, words: &[u64]) {
+        let wanted = (id as usize + 1)
+            .next_power_of_two()
+            .min(Self::most_slots(words.len()));
+        self.reserve(wanted, words.len());
+        self.put(id as usize % self.ids.len(), id, words);
+    }
+
+    /// The slot of `words` by their hash (the table takes
+    /// [`RecentTable::most_slots`] slots at the first use).
+    #[inline]
+    fn slot_of(&mut self, words: &[u64]) -> usize {
+        if self.ids.is_empty() {
+            self.reserve(Self::most_slots(words.len()), words.len());
+        }
+        hash_words(words) as usize & (self.ids.len() - 1)
+    }
+
+    /// The state whose words `slot` holds, if they are `words`.
+    #[inline]
+    fn id_at(&self, slot: usize, words: &[u64]) -> Option<StateId> {
+        let (held, kept) = self.entry(slot, words.len());
+        (held != StateId::MAX && kept == words).then_some(held)
+    }
+
+    /// Bytes of the table.
+    fn memory_bytes(&self) -> usize {
+        self.ids.capacity() * size_of::<StateId>() + self.words.capacity() * 8
+    }
+}
 
 impl OrbitKeys {
     /// Whether registered state `id`, stored as `stored` (packed by
@@ -379,7 +460,7 @@ impl OrbitKeys {
         if self.hashes[id as usize] != hash {
             return false;
         }
-        if let Some(recent) = Self::recent_key(&self.recent_ids, &self.recent_keys, &self.key, id) {
+        if let Some(recent) = self.recent_keys.by_id(id, self.key.len()) {
             return recent == self.key;
         }
         let state = match packing {
@@ -391,86 +472,19 @@ impl OrbitKeys {
         };
         self.symmetry
             .key(state, &mut self.scratch, &mut self.stored_key);
-        let matches = self.stored_key == self.key;
-        let Self {
-            stored_key,
-            recent_ids,
-            recent_keys,
-            ..
-        } = self;
-        Self::remember(recent_ids, recent_keys, id, stored_key);
-        matches
+        self.recent_keys.keep_by_id(id, &self.stored_key);
+        self.stored_key == self.key
     }
+}
 
-    /// The key of state `id` if it is among the recent ones (keys of
-    /// `like`'s length).
-    #[inline]
-    fn recent_key<'k>(
-        recent_ids: &[StateId],
-        recent_keys: &'k [u64],
-        like: &[u64],
-        id: StateId,
-    ) -> Option<&'k [u64]> {
-        let slot = id as usize % recent_ids.len().max(1);
-        (recent_ids.get(slot) == Some(&id)).then(|| {
-            let words = like.len();
-            &recent_keys[slot * words..][..words]
-        })
-    }
-
-    /// The slot of `state` among the recent states (the table is made at
-    /// the first use: RECENT_KEYS slots, at most RECENT_KEYS_BYTES of
-    /// states).
-    #[inline]
-    fn recent_state_slot(&mut self, state: &[u64]) -> usize {
-        if self.recent_state_ids.is_empty() {
-            let slots = (RECENT_KEYS_BYTES / 8 / state.len().max(1)).clamp(1, RECENT_KEYS);
-            let slots = 1 << slots.ilog2();
-            self.recent_state_ids.resize(slots, StateId::MAX);
-            self.recent_states.resize(slots * state.len(), 0);
-        }
-        hash_words(state) as usize & (self.recent_state_ids.len() - 1)
-    }
-
-    /// The id of `state` if it is the recent state in `slot`.
-    #[inline]
-    fn recent_state(&self, slot: usize, state: &[u64]) -> Option<StateId> {
-        let id = self.recent_state_ids[slot];
-        (id != StateId::MAX && self.recent_states[slot * state.len()..][..state.len()] == *state)
-            .then_some(id)
-    }
-
-    /// Keeps `state` (of id `id`) in `slot`.
-    #[inline]
-    fn remember_state(&mut self, slot: usize, state: &[u64], id: StateId) {
-        self.recent_state_ids[slot] = id;
-        self.recent_states[slot * state.len()..][..state.len()].copy_from_slice(state);
-    }
-
-    /// Keeps `key` as the key of state `id` (in place of the slot's
-    /// previous one).
-    #[inline]
-    fn remember(
-        recent_ids: &mut Vec<StateId>,
-        recent_keys: &mut Vec<u64>,
-        id: StateId,
-        key: &[u64],
-    ) {
-        // As many slots as states so far (a small search does not clear a
-        // large table; the keys kept are dropped when it grows), up to
-        // RECENT_KEYS and RECENT_KEYS_BYTES of keys, a power of two.
-        let most = (RECENT_KEYS_BYTES / 8 / key.len().max(1)).clamp(1, RECENT_KEYS);
-        let most = 1 << most.ilog2();
-        let wanted = (id as usize + 1).next_power_of_two().min(most);
-        if recent_ids.len() < wanted {
-            recent_ids.clear();
-            recent_ids.resize(wanted, StateId::MAX);
-            recent_keys.resize(wanted * key.len(), 0);
-        }
-        let slot = id as usize % recent_ids.len();
-        recent_ids[slot] = id;
-        recent_keys[slot * key.len()..][..key.len()].copy_from_slice(key);
-    }
+/// What [`StateRegistry::lookup`] found.
+struct Lookup {
+    /// The hash of the state's stored form (or orbit key).
+    hash: u64,
+    /// Its id, if it is registered.
+    found: Option<StateId>,
+    /// With symmetry reduction, its slot among the recent states.
+    recent_slot: usize,
 }
 
 impl StateRegistry {
@@ -506,10 +520,8 @@ impl StateRegistry {
                 stored_key: Vec::new(),
                 unpacked: Vec::new(),
                 scratch: KeyScratch::default(),
-                recent_ids: Vec::new(),
-                recent_keys: Vec::new(),
-                recent_state_ids: Vec::new(),
-                recent_states: Vec::new(),
+                recent_keys: RecentTable::default(),
+                recent_states: RecentTable::default(),
             }),
             packing,
             ..Self::new(words_per_state)
@@ -578,14 +590,13 @@ impl StateRegistry {
     /// reduction, a state of its orbit is).
     #[inline]
     pub fn find(&mut self, state: &[u64]) -> Option<StateId> {
-        self.lookup(state).1
+        self.lookup(state).found
     }
 
-    /// The hash of `state`'s stored form (or orbit key) and its id if it
-    /// is registered; with a packing and no symmetry reduction,
+    /// Looks `state` up; with a packing and no symmetry reduction,
     /// `self.packed` then holds its packed form.
     #[inline]
-    fn lookup(&mut self, state: &[u64]) -> (u64, Option<StateId>) {
+    fn lookup(&mut self, state: &[u64]) -> Lookup {
         let w = self.words_per_state;
         let packing = self.packing.as_deref();
         let arena = &self.arena;
@@ -602,12 +613,20 @@ impl StateRegistry {
                 let found = self
                     .table
                     .find(hash, |&id| &arena[id as usize * w..][..w] == stored_form);
-                (hash, found.copied())
+                Lookup {
+                    hash,
+                    found: found.copied(),
+                    recent_slot: 0,
+                }
             }
             Some(orbits) => {
-                let slot = orbits.recent_state_slot(state);
-                if let Some(id) = orbits.recent_state(slot, state) {
-                    return (orbits.hashes[id as usize], Some(id));
+                let recent_slot = orbits.recent_states.slot_of(state);
+                if let Some(id) = orbits.recent_states.id_at(recent_slot, state) {
+                    return Lookup {
+                        hash: orbits.hashes[id as usize],
+                        found: Some(id),
+                        recent_slot,
+                    };
                 }
                 orbits
                     .symmetry
@@ -618,9 +637,13 @@ impl StateRegistry {
                 });
                 let found = found.copied();
                 if let Some(id) = found {
-                    orbits.remember_state(slot, state, id);
+                    orbits.recent_states.put(recent_slot, id, state);
                 }
-                (hash, found)
+                Lookup {
+                    hash,
+                    found,
+                    recent_slot,
+                }
             }
         }
     }
@@ -630,7 +653,11 @@ impl StateRegistry {
     /// states) is exhausted.
     #[inline]
     pub fn insert(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
-        let (hash, found) = self.lookup(state);
+        let Lookup {
+            hash,
+            found,
+            recent_slot,
+        } = self.lookup(state);
         if let Some(id) = found {
             return Some((id, false));
         }
@@ -661,14 +688,8 @@ impl StateRegistry {
             }
             Some(orbits) => {
                 orbits.hashes.push(hash);
-                OrbitKeys::remember(
-                    &mut orbits.recent_ids,
-                    &mut orbits.recent_keys,
-                    id,
-                    &orbits.key,
-                );
-                let slot = orbits.recent_state_slot(state);
-                orbits.remember_state(slot, state, id);
+                orbits.recent_keys.keep_by_id(id, &orbits.key);
+                orbits.recent_states.put(recent_slot, id, state);
                 let hashes = &orbits.hashes;
                 self.table
                     .insert_unique(hash, id, |&id| hashes[id as usize]);
@@ -681,13 +702,9 @@ impl StateRegistry {
     /// table.
     pub fn memory_bytes(&self) -> u64 {
         let keys = self.orbits.as_ref().map_or(0, |o| {
-            o.hashes.capacity()
-                + o.recent_keys.capacity()
-                + o.recent_ids.capacity() / 2
-                + o.recent_states.capacity()
-                + o.recent_state_ids.capacity() / 2
+            o.hashes.capacity() * 8 + o.recent_keys.memory_bytes() + o.recent_states.memory_bytes()
         });
-        ((self.arena.capacity() + keys) * 8 + self.table.capacity() * 5) as u64
+        (self.arena.capacity() * 8 + keys + self.table.capacity() * 5) as u64
     }
 }
 
@@ -697,38 +714,29 @@ mod tests {
 
     #[test]
     fn recent_orbit_keys_are_kept_per_id_and_replaced_on_collision() {
-        let (mut ids, mut keys) = (Vec::new(), Vec::new());
-        let recent = |ids: &[StateId], keys: &[u64], id| {
-            OrbitKeys::recent_key(ids, keys, &[0, 0], id).map(<[u64]>::to_vec)
-        };
-        assert_eq!(recent(&ids, &keys, 0), None);
+        let mut table = RecentTable::default();
+        let recent = |table: &RecentTable, id| table.by_id(id, 2).map(<[u64]>::to_vec);
+        assert_eq!(recent(&table, 0), None);
         for id in 0..10 {
-            OrbitKeys::remember(&mut ids, &mut keys, id, &[u64::from(id), 7]);
+            table.keep_by_id(id, &[u64::from(id), 7]);
         }
         // The table grows with the ids (dropping what it held): 16 slots.
-        assert_eq!(ids.len(), 16);
-        assert_eq!(recent(&ids, &keys, 9), Some(vec![9, 7]));
-        assert_eq!(recent(&ids, &keys, 3), None);
-        OrbitKeys::remember(&mut ids, &mut keys, 3, &[3, 7]);
-        assert_eq!(recent(&ids, &keys, 3), Some(vec![3, 7]));
+        assert_eq!(table.ids.len(), 16);
+        assert_eq!(recent(&table, 9), Some(vec![9, 7]));
+        assert_eq!(recent(&table, 3), None);
+        table.keep_by_id(3, &[3, 7]);
+        assert_eq!(recent(&table, 3), Some(vec![3, 7]));
         // Keys so long that the table holds two: ids 0 and 2 share a slot.
-        let words = RECENT_KEYS_BYTES / 8 / 2;
-        let (mut ids, mut keys) = (Vec::new(), Vec::new());
+        let words = RECENT_BYTES / 8 / 2;
+        let mut table = RecentTable::default();
         let long = |v: u64| vec![v; words];
         for id in 0..3 {
-            OrbitKeys::remember(&mut ids, &mut keys, id, &long(u64::from(id)));
+            table.keep_by_id(id, &long(u64::from(id)));
         }
-        assert_eq!(ids.len(), 2);
-        let like = long(0);
-        assert_eq!(OrbitKeys::recent_key(&ids, &keys, &like, 0), None);
-        assert_eq!(
-            OrbitKeys::recent_key(&ids, &keys, &like, 2),
-            Some(&long(2)[..])
-        );
-        assert_eq!(
-            OrbitKeys::recent_key(&ids, &keys, &like, 1),
-            Some(&long(1)[..])
-        );
+        assert_eq!(table.ids.len(), 2);
+        assert_eq!(table.by_id(0, words), None);
+        assert_eq!(table.by_id(2, words), Some(&long(2)[..]));
+        assert_eq!(table.by_id(1, words), Some(&long(1)[..]));
     }
 
     #[test]
