@@ -44,7 +44,6 @@ pub struct EvaluationCache<'t> {
     entries: Vec<Entry>,
     preferred_pool: Vec<OperatorId>,
     key: Vec<u64>,
-    fresh_preferred: Vec<OperatorId>,
     /// The cache is full: no more states are added.
     full: bool,
     max_bytes: u64,
@@ -73,7 +72,6 @@ impl<'t> EvaluationCache<'t> {
             entries: Vec::new(),
             preferred_pool: Vec::new(),
             key: Vec::new(),
-            fresh_preferred: Vec::new(),
             full: false,
             max_bytes,
             hits: 0,
@@ -127,18 +125,14 @@ impl Heuristic for EvaluationCache<'_> {
         if !new {
             let entry = self.entries[id];
             match (preferred, entry.preferred) {
-                (None, _) => {
-                    self.hits += 1;
-                    return entry.value;
-                }
-                (Some(out), Some((start, end))) => {
-                    self.hits += 1;
-                    out.extend_from_slice(&self.preferred_pool[start as usize..end as usize]);
-                    return entry.value;
-                }
                 // Evaluated before without its preferred operators: again.
-                (Some(out), None) => {
-                    return self.evaluate_into(id, state, Some(out));
+                (Some(out), None) => return self.evaluate_into(id, state, Some(out)),
+                (out, kept) => {
+                    if let (Some(out), Some((start, end))) = (out, kept) {
+                        out.extend_from_slice(&self.preferred_pool[start as usize..end as usize]);
+                    }
+                    self.hits += 1;
+                    return entry.value;
                 }
             }
         }
@@ -177,11 +171,11 @@ impl EvaluationCache<'_> {
                 value
             }
             Some(out) => {
-                self.fresh_preferred.clear();
-                let value = self.inner.evaluate(state, Some(&mut self.fresh_preferred));
-                out.extend_from_slice(&self.fresh_preferred);
+                // The heuristic appends its preferred operators to `out`.
+                let before = out.len();
+                let value = self.inner.evaluate(state, Some(&mut *out));
                 let start = self.preferred_pool.len() as u32;
-                self.preferred_pool.extend_from_slice(&self.fresh_preferred);
+                self.preferred_pool.extend_from_slice(&out[before..]);
                 self.entries[id] = Entry {
                     value,
                     preferred: Some((start, self.preferred_pool.len() as u32)),
