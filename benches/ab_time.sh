@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whole-process time of two `plan` builds on the tasks of the reference
-# comparison (benches/compare.sh: the first 5 tasks of its 12 domains plus
-# visitall problem20), the builds alternated (A B A B) so that a drift of
-# the machine hits both; per task the best of the two runs of each build,
+# comparison (benches/compare/tasks.sh, taken as benches/compare.sh takes
+# them; COMPARE_TASKS and COMPARE_EXTRA apply), the builds alternated
+# (A B A B) so that a drift of the machine hits both; per task the best of
+# the two runs of each build,
 # each run the mean of `perf stat -r RUNS`. Also says where the two plans
 # differ. Prints one line per task and the totals.
 #
@@ -20,12 +21,12 @@ shared=../shared/benchmarks
 [ -f "$shared/tasks.tsv" ] || { echo "../shared/benchmarks is absent" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+. benches/compare/tasks.sh
 {
-  for d in blocks gripper logistics00 miconic depot driverlog satellite rovers \
-    zenotravel freecell elevators-sat08-strips visitall-sat11-strips; do
-    grep -P "\t$d/" "$shared/tasks.tsv" | head -5
+  for d in "${compare_domains[@]}"; do
+    grep -P "\t$d/" "$shared/tasks.tsv" | head -"${COMPARE_TASKS:-5}"
   done
-  grep -P "\tvisitall-sat11-strips/problem20.pddl" "$shared/tasks.tsv"
+  for extra in $compare_extra; do grep -P "\t\Q$extra\E$" "$shared/tasks.tsv"; done
 } | sort -u -k3,3 > "$out/tasks"
 time_of() { # build plan-file domain problem -> seconds
   perf stat -r "$runs" "$1" -q -o "$2" "$3" "$4" 2>&1 >/dev/null |

@@ -30,13 +30,9 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 limit=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
-# The first 12 shared domains, which all three planners handle. Of the rest,
-# lama-first rejects the six numeric domains (translator input error) and
-# ferroplan rejects philosophers (derived predicates over changing facts);
-# pass the domain names to run any of them.
-default_domains=(blocks gripper logistics00 miconic depot driverlog satellite
-  rovers zenotravel freecell elevators-sat08-strips visitall-sat11-strips)
-if [ $# -gt 0 ]; then domains=("$@"); else domains=("${default_domains[@]}"); fi
+# The default domains and extra problems (see that file).
+. benches/compare/tasks.sh
+if [ $# -gt 0 ]; then domains=("$@"); else domains=("${compare_domains[@]}"); fi
 
 shared=$repo/../shared/benchmarks
 [ -f "$shared/tasks.tsv" ] || { echo "../shared/benchmarks is absent" >&2; exit 1; }
@@ -85,7 +81,7 @@ ferroplan=$runner/target/release/ferroplan-runner
 
 revision=$(git describe --always --dirty 2>/dev/null || echo unknown)
 extras=()
-for extra in ${COMPARE_EXTRA-visitall-sat11-strips/problem20.pddl}; do extras+=(--extra "$extra"); done
+for extra in $compare_extra; do extras+=(--extra "$extra"); done
 echo "load before the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
 python3 benches/compare/compare.py --shared "$shared" --plan "$plan" \
   --fd-python "$fd_python" --fd-driver "$fd_driver" --ferroplan "$ferroplan" \
