@@ -114,44 +114,37 @@ pub fn search(
         _ => 0,
     };
     proven_optimal |= best.as_ref().is_some_and(|plan| plan.cost <= initial_bound);
-    if best.is_some() && !proven_optimal && (options.anytime || improve) {
-        // Without --anytime, restarts get three times the heuristic
-        // evaluations the first search's deciding turn used, the part
-        // beyond once capped at RESTART_EXTRA_EVALUATIONS_CAP (so a long
-        // first search is followed by at most about as long restarts).
-        // Turns that spent their budgets without a plan before the one
-        // that found it count up to FAILED_TURNS_EVALUATIONS_COUNTED: on
-        // Puzznic level 090, counting all 750 000 of them kept restarts
-        // that found nothing running 29 s after a plan found in 15 s,
-        // while woodworking's restarts need the 50 000 of its first turn
-        // to cut its plans' costs by a third. Where operators cost other
-        // than 1, the greedy first search, which ignores costs, says least
-        // about what a cheap plan takes, so restarts get at least
-        // GENERAL_COST_RESTART_EVALUATIONS; where they all cost 1, so
-        // do plans far above the initial state's lower bound
-        // (WIDE_GAP_RESTART_EVALUATIONS).
-        let budget = (!options.anytime).then(|| {
-            // (A climb's states count as many evaluations as the
-            // configured search makes per state, so the deciding count may
-            // exceed what was evaluated.)
-            let failed_turns = monitor
-                .stats
-                .evaluated
-                .saturating_sub(deciding_turn_evaluated);
-            let mut allowance = deciding_turn_evaluated
-                + (deciding_turn_evaluated * 2).min(RESTART_EXTRA_EVALUATIONS_CAP)
-                + failed_turns.min(FAILED_TURNS_EVALUATIONS_COUNTED)
-                + IMPROVEMENT_EXTRA_EVALUATIONS;
-            if task.has_general_costs() {
-                allowance = allowance.max(GENERAL_COST_RESTART_EVALUATIONS);
-            } else if best
-                .as_ref()
-                .is_some_and(|plan| leaves_wide_gap(plan.cost, initial_bound))
-            {
-                allowance = allowance.max(WIDE_GAP_RESTART_EVALUATIONS);
+    let restarting = best.is_some() && !proven_optimal && (options.anytime || improve);
+    // The restarts' evaluations without --anytime (see `restart_allowance`),
+    // of which the optimality probe spends a share first (with --anytime
+    // they only size the probe).
+    let mut allowance = restart_allowance(
+        task,
+        deciding_turn_evaluated,
+        monitor.stats.evaluated,
+        best.as_ref().map_or(0, |plan| plan.cost),
+        initial_bound,
+    );
+    let mut lower_bound = initial_bound;
+    let probe_budget = (allowance * OPTIMALITY_PROBE_SHARE / 100)
+        .min(OPTIMALITY_PROBE_WORK / relaxed_size(task).max(1));
+    if let Some(plan) = best.as_ref().filter(|_| restarting && probe_budget > 0) {
+        let before = monitor.stats.evaluated;
+        match optimality_probe(&mut space, plan.cost, probe_budget, &mut monitor) {
+            Probe::Proven => proven_optimal = true,
+            Probe::Cheaper(cheaper) => {
+                monitor.observer.on_plan(&cheaper);
+                best = Some(cheaper);
+                proven_optimal = true;
             }
-            monitor.stats.evaluated + allowance
-        });
+            Probe::Undecided {
+                lower_bound: reached,
+            } => lower_bound = lower_bound.max(reached),
+        }
+        allowance = allowance.saturating_sub(monitor.stats.evaluated - before);
+    }
+    if restarting && !proven_optimal {
+        let budget = (!options.anytime).then(|| monitor.stats.evaluated + allowance);
         monitor.set_evaluation_budget(budget);
         // With --anytime the restarts would take all the time there is;
         // the last part of it is kept for the neighbourhood search below.
@@ -171,7 +164,7 @@ pub fn search(
             && options.preferred_operators;
         let mut restarts = Restarts {
             improve,
-            lower_bound: initial_bound,
+            lower_bound,
             cancel,
             heuristic: options.heuristic,
             parallel_evaluation: options.parallel_evaluation,
@@ -219,7 +212,7 @@ pub fn search(
     let lower_bound = match &best {
         _ if !metric_optimised || outcome == Outcome::Unsolvable => None,
         Some(plan) if proven_optimal => Some(plan.cost),
-        _ => f_layer_bound.max((initial_bound > 0).then_some(initial_bound)),
+        _ => f_layer_bound.max((lower_bound > 0).then_some(lower_bound)),
     };
     let mut statistics = monitor.stats.clone();
     statistics.search_time = monitor.elapsed();
@@ -229,6 +222,58 @@ pub fn search(
         proven_optimal,
         lower_bound,
         statistics,
+    }
+}
+
+/// What [`optimality_probe`] found out about a plan.
+enum Probe {
+    /// No plan costs less.
+    Proven,
+    /// This plan costs less, and none less than it.
+    Cheaper(Plan),
+    /// The budget ran out (or a limit stopped it) first, with no plan
+    /// cheaper than `lower_bound` (the greatest `f` A* expanded).
+    Undecided {
+        /// A lower bound on the cost of every plan.
+        lower_bound: Cost,
+    },
+}
+
+/// A* with an admissible heuristic, pruned at `plan_cost`, for at most
+/// `budget` more evaluations: on small state spaces it proves a plan
+/// optimal, or finds an optimal one, for less than restarts spend.
+fn optimality_probe(
+    space: &mut StateSpace<'_>,
+    plan_cost: Cost,
+    budget: u64,
+    monitor: &mut Monitor<'_>,
+) -> Probe {
+    monitor.reset_iteration();
+    let mut h = create_heuristic(
+        HeuristicKind::HMax,
+        space.task,
+        CostType::Real,
+        None,
+        monitor,
+    );
+    let params = EagerParams {
+        stop_at_f_bound: true,
+        ..astar_params(1.0, plan_cost)
+    };
+    monitor.set_evaluation_budget(Some(monitor.stats.evaluated.saturating_add(budget)));
+    let result = eager_one_heuristic(space, h.as_mut(), params, None, monitor);
+    monitor.set_evaluation_budget(None);
+    match result {
+        IterationResult {
+            plan: Some(plan), ..
+        } => Probe::Cheaper(plan),
+        IterationResult {
+            outcome: Outcome::Unsolvable,
+            ..
+        } => Probe::Proven,
+        _ => Probe::Undecided {
+            lower_bound: monitor.best_f.unwrap_or(0),
+        },
     }
 }
 
@@ -258,6 +303,82 @@ fn astar_weight(options: &SearchOptions) -> Option<f64> {
         Engine::WeightedAStar => Some(1.0),
         _ => None,
     }
+}
+
+/// The heuristic evaluations the default's improvement restarts get after
+/// a first plan of `plan_cost`, found by a turn that used
+/// `deciding_turn_evaluated` of all `evaluated` so far, with `initial_bound`
+/// the initial state's admissible estimate.
+///
+/// Three times the evaluations the deciding turn used, the part beyond
+/// once capped at [`RESTART_EXTRA_EVALUATIONS_CAP`] (so a long first
+/// search is followed by at most about as long restarts). Turns that
+/// spent their budgets without a plan before the one that found it count
+/// up to [`FAILED_TURNS_EVALUATIONS_COUNTED`]: on Puzznic level 090,
+/// counting all 750 000 of them kept restarts that found nothing running
+/// 29 s after a plan found in 15 s, while woodworking's restarts need the
+/// 50 000 of its first turn to cut its plans' costs by a third. Where
+/// operators cost other than 1, the greedy first search, which ignores
+/// costs, says least about what a cheap plan takes, so restarts get at
+/// least [`GENERAL_COST_RESTART_EVALUATIONS`]; where they all cost 1, so
+/// do plans far above the initial state's lower bound
+/// ([`WIDE_GAP_RESTART_EVALUATIONS`]).
+fn restart_allowance(
+    task: &Task,
+    deciding_turn_evaluated: u64,
+    evaluated: u64,
+    plan_cost: Cost,
+    initial_bound: Cost,
+) -> u64 {
+    // (A climb's states count as many evaluations as the configured
+    // search makes per state, so the deciding count may exceed what was
+    // evaluated.)
+    let failed_turns = evaluated.saturating_sub(deciding_turn_evaluated);
+    let allowance = deciding_turn_evaluated
+        + (deciding_turn_evaluated * 2).min(RESTART_EXTRA_EVALUATIONS_CAP)
+        + failed_turns.min(FAILED_TURNS_EVALUATIONS_COUNTED)
+        + IMPROVEMENT_EXTRA_EVALUATIONS;
+    if task.has_general_costs() {
+        allowance.max(GENERAL_COST_RESTART_EVALUATIONS)
+    } else if leaves_wide_gap(plan_cost, initial_bound) {
+        allowance.max(WIDE_GAP_RESTART_EVALUATIONS)
+    } else {
+        allowance
+    }
+}
+
+/// The percentage of the restarts' evaluations that the optimality probe
+/// spends first, at most [`OPTIMALITY_PROBE_WORK`] divided by the size of
+/// the task's relaxation ([`relaxed_size`]): an h_max evaluation takes
+/// time about proportional to that size, so the probe costs at most about
+/// as much as 128 evaluations on a task of size 1 000 (gripper prob05 has
+/// size 544, and the probe proves its first plan optimal with 92), also
+/// where the restarts' budget is large because of a floor (freecell,
+/// elevators). On failure the probe's evaluations come out of the
+/// restarts' budget, which keeps the time the same; the searches of 3 of
+/// 217 tasks (`benches/compare.sh`'s 61 and every fourth shared task)
+/// then ended one or two steps longer, none shorter.
+const OPTIMALITY_PROBE_SHARE: u64 = 33;
+/// See [`OPTIMALITY_PROBE_SHARE`].
+const OPTIMALITY_PROBE_WORK: u64 = 128_000;
+
+/// The number of facts, operators, and facts in their preconditions and
+/// effects (conditional ones included) of `task`: what a relaxation
+/// heuristic's exploration of one state touches at most.
+fn relaxed_size(task: &Task) -> u64 {
+    let operators: usize = task
+        .operators
+        .iter()
+        .map(|op| {
+            1 + op.precondition.pos.len()
+                + op.add.len()
+                + op.conditional
+                    .iter()
+                    .map(|ce| 1 + ce.condition.pos.len() + ce.add.len())
+                    .sum::<usize>()
+        })
+        .sum();
+    (task.facts.len() + operators) as u64
 }
 
 /// The share of the time left after the first plan that `--anytime` keeps
@@ -486,6 +607,7 @@ fn astar_params(weight: f64, bound: Cost) -> EagerParams {
         reopen: true,
         preferred: false,
         bound,
+        stop_at_f_bound: false,
         follow_forced: FOLLOW_FORCED,
     }
 }
@@ -616,6 +738,7 @@ pub(crate) fn run_engine(
                     reopen: false,
                     preferred,
                     bound,
+                    stop_at_f_bound: false,
                     follow_forced: FOLLOW_FORCED,
                 };
                 if alternation {

@@ -429,47 +429,6 @@ mod tests {
         crate::simulate(&task, &plan.operators).expect("the plan replays");
     }
 
-    /// Gripper with two hands and `n` balls to carry from room a to b.
-    fn two_handed_gripper(n: usize) -> Task {
-        let balls: Vec<String> = (1..=n).map(|i| format!("b{i}")).collect();
-        let mut names = Vec::new();
-        for ball in &balls {
-            names.push(atom("at", &[ball, "a"]));
-            names.push(atom("at", &[ball, "b"]));
-            names.push(atom("carry", &[ball, "left"]));
-            names.push(atom("carry", &[ball, "right"]));
-        }
-        let robot_a = names.len();
-        names.push(atom("robot", &["a"]));
-        names.push(atom("robot", &["b"]));
-        names.push(atom("free", &["left"]));
-        names.push(atom("free", &["right"]));
-        let fact = |i: usize| i as FactId;
-        let (robot_a, robot_b) = (fact(robot_a), fact(robot_a + 1));
-        let mut b = crate::testing::TaskBuilder::new(names.len());
-        b.op("move-a-b", &[robot_a], &[robot_b], &[robot_a]);
-        b.op("move-b-a", &[robot_b], &[robot_a], &[robot_b]);
-        for i in 0..n {
-            for hand in 0..2 {
-                let free = robot_b + 1 + hand as FactId;
-                let carry = fact(4 * i + 2 + hand);
-                for (room, robot) in [(fact(4 * i), robot_a), (fact(4 * i + 1), robot_b)] {
-                    b.op("pick", &[room, robot, free], &[carry], &[room, free]);
-                    b.op("drop", &[carry, robot], &[room, free], &[carry]);
-                }
-            }
-        }
-        let init: Vec<FactId> = (0..n)
-            .map(|i| fact(4 * i))
-            .chain([robot_a, robot_b + 1, robot_b + 2])
-            .collect();
-        let goal: Vec<FactId> = (0..n).map(|i| fact(4 * i + 1)).collect();
-        let mut task = b.build(&init, &goal);
-        task.facts = names;
-        task.interchangeable_objects = vec![balls];
-        task
-    }
-
     #[test]
     fn lazy_weighted_restarts_reopen_the_stored_member_of_an_orbit() {
         use crate::{Engine, HeuristicKind, NoObserver, SearchOptions, search, simulate};
@@ -477,7 +436,7 @@ mod tests {
         // LAMA-style restarts (lazy weighted A*) reach orbits again by
         // cheaper paths through other members; expanding the member reached
         // instead of the stored one once gave plans that do not replay.
-        let task = two_handed_gripper(4);
+        let task = crate::testing::gripper(4);
         let options = SearchOptions {
             anytime: true,
             improve_plans: false,

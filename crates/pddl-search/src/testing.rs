@@ -207,6 +207,56 @@ pub fn ring(n: u32) -> Task {
     task
 }
 
+/// Gripper with two hands and `n` interchangeable balls to carry from
+/// room a to room b (facts named as in the IPC domain).
+pub fn gripper(n: usize) -> Task {
+    let balls: Vec<String> = (1..=n).map(|i| format!("b{i}")).collect();
+    let mut names = Vec::new();
+    for ball in &balls {
+        names.push(name("at", &[ball, "a"]));
+        names.push(name("at", &[ball, "b"]));
+        names.push(name("carry", &[ball, "left"]));
+        names.push(name("carry", &[ball, "right"]));
+    }
+    let robot_a = names.len();
+    names.push(name("robot", &["a"]));
+    names.push(name("robot", &["b"]));
+    names.push(name("free", &["left"]));
+    names.push(name("free", &["right"]));
+    let fact = |i: usize| i as FactId;
+    let (robot_a, robot_b) = (fact(robot_a), fact(robot_a + 1));
+    let mut b = TaskBuilder::new(names.len());
+    b.op("move-a-b", &[robot_a], &[robot_b], &[robot_a]);
+    b.op("move-b-a", &[robot_b], &[robot_a], &[robot_b]);
+    for i in 0..n {
+        for hand in 0..2 {
+            let free = robot_b + 1 + hand as FactId;
+            let carry = fact(4 * i + 2 + hand);
+            for (room, robot) in [(fact(4 * i), robot_a), (fact(4 * i + 1), robot_b)] {
+                b.op("pick", &[room, robot, free], &[carry], &[room, free]);
+                b.op("drop", &[carry, robot], &[room, free], &[carry]);
+            }
+        }
+    }
+    let init: Vec<FactId> = (0..n)
+        .map(|i| fact(4 * i))
+        .chain([robot_a, robot_b + 1, robot_b + 2])
+        .collect();
+    let goal: Vec<FactId> = (0..n).map(|i| fact(4 * i + 1)).collect();
+    let mut task = b.build(&init, &goal);
+    task.facts = names;
+    task.interchangeable_objects = vec![balls];
+    task
+}
+
+/// A ground atom `(predicate args…)`.
+fn name(predicate: &str, args: &[&str]) -> GroundAtom {
+    GroundAtom {
+        predicate: predicate.into(),
+        args: args.iter().map(|&a| a.into()).collect(),
+    }
+}
+
 /// Names fact `f` `(predicate args…)` (the builder names facts `f0 f1 …`).
 pub fn name_fact(task: &mut Task, f: FactId, predicate: &str, args: &[&str]) {
     task.facts[f as usize] = GroundAtom {
@@ -295,6 +345,22 @@ pub fn random_task(rng: &mut Lcg) -> Task {
         }
     }
     task
+}
+
+/// The optimal cost of `task` by blind A*, `None` when it is unsolvable.
+pub fn optimal_cost(task: &Task) -> Option<Cost> {
+    let options = crate::SearchOptions {
+        engine: crate::Engine::AStar,
+        heuristic: crate::HeuristicKind::Blind,
+        ..crate::SearchOptions::optimal_default()
+    };
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let result = crate::search(task, &options, &cancel, &mut crate::NoObserver);
+    match result.outcome {
+        crate::Outcome::Solved => result.plan.map(|p| p.cost),
+        crate::Outcome::Unsolvable => None,
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Every state reachable in `space`, breadth-first from the initial state.

@@ -30,6 +30,11 @@ pub struct EagerParams {
     pub preferred: bool,
     /// Prune successors whose `g` reaches this bound.
     pub bound: Cost,
+    /// The heuristic is admissible and the priority plain A*: end the
+    /// search, as exhausted, once the least `f` open reaches `bound`. No
+    /// plan cheaper than `bound` is left then, since every such plan
+    /// keeps a state open whose `f` is at most its cost.
+    pub stop_at_f_bound: bool,
     /// Put in place of each successor the state reached by following
     /// forced transitions from it ([`StateSpace::follow_forced`]); ignored
     /// with a path-dependent heuristic, which must see every transition.
@@ -122,6 +127,9 @@ pub fn run<O: OpenList<StateId>>(
             (registry.len(), mem)
         }) {
             return IterationResult::stopped(stop);
+        }
+        if params.stop_at_f_bound && node.g.saturating_add(node.h) >= params.bound {
+            return IterationResult::stopped(Outcome::Unsolvable);
         }
         nodes[id as usize].status = Status::Closed;
         if !matches!(params.priority, Priority::Greedy) {

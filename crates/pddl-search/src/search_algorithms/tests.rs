@@ -4,9 +4,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use pddl_ground::Task;
-use pddl_ground::task::{AssignOp, Comparison};
+use pddl_ground::task::{AssignOp, Comparison, Cost};
 
-use crate::testing::{TaskBuilder, diamond, ring};
+use crate::Probe;
+use crate::search_algorithms::Monitor;
+use crate::testing::{Lcg, TaskBuilder, diamond, gripper, optimal_cost, random_task, ring};
 use crate::{
     Engine, HeuristicKind, NoObserver, Outcome, Plan, Progress, SearchObserver, SearchOptions,
     SearchResult,
@@ -733,5 +735,85 @@ fn a_stuck_climb_leaves_the_task_to_the_search_after_it() {
     assert_eq!(
         run_with(&unreachable, &climbing(true)).outcome,
         Outcome::Unsolvable
+    );
+}
+
+#[test]
+fn the_optimality_probe_proves_finds_or_bounds_on_random_tasks() {
+    // A* with h_max, pruned at a plan's cost: with the optimum as that
+    // cost it proves that no plan is cheaper, with one more it finds an
+    // optimal plan, and stopped after one evaluation it never claims a
+    // proof and its bound never exceeds the optimum.
+    let mut rng = Lcg(23);
+    let cancel = AtomicBool::new(false);
+    let (mut solvable, mut undecided) = (0, 0);
+    for round in 0..1000 {
+        let task = random_task(&mut rng);
+        let Some(best) = optimal_cost(&task) else {
+            continue;
+        };
+        solvable += 1;
+        let options = SearchOptions::satisficing_default();
+        let probe = |bound: Cost, budget: u64| {
+            let mut observer = NoObserver;
+            let mut monitor = Monitor::new(None, None, &cancel, &mut observer);
+            let mut space = crate::search_space(&task, &options);
+            crate::optimality_probe(&mut space, bound, budget, &mut monitor)
+        };
+        assert!(
+            matches!(probe(best, u64::MAX), Probe::Proven),
+            "round {round}"
+        );
+        match probe(best + 1, u64::MAX) {
+            Probe::Cheaper(plan) => {
+                assert_eq!(plan.cost, best, "round {round}");
+                let end = simulate(&task, &plan.operators).expect("plan replays");
+                assert!(end.goal_reached && end.cost == best, "round {round}");
+            }
+            _ => panic!("round {round}: no plan of cost {best} found"),
+        }
+        match probe(best + 1, 1) {
+            Probe::Cheaper(plan) => assert_eq!(plan.cost, best, "round {round}"),
+            Probe::Undecided { lower_bound } => {
+                assert!(lower_bound <= best, "round {round}: {lower_bound} > {best}");
+                undecided += 1;
+            }
+            Probe::Proven => panic!("round {round}: a cheaper plan exists"),
+        }
+    }
+    assert!(
+        solvable >= 200 && undecided >= 100,
+        "{solvable} solvable, {undecided} undecided"
+    );
+}
+
+#[test]
+fn the_optimality_probe_ends_the_default_search_on_a_small_symmetric_task() {
+    // Eight interchangeable balls to carry from room a to room b with two
+    // hands (gripper): the probe proves the first plan optimal, or finds
+    // an optimal one, on the few states that symmetry leaves, so no
+    // restart runs. The restarts would prove it too, exhausting their
+    // bounded searches, but with 758 evaluations after the first search's
+    // 74, where the probe takes 60.
+    let task = gripper(8);
+    let default = SearchOptions::satisficing_default();
+    let first = run_with(
+        &task,
+        &SearchOptions {
+            improve_plans: false,
+            ..default.clone()
+        },
+    )
+    .statistics
+    .evaluated;
+    let result = run_with(&task, &default);
+    let cost = result.plan.as_ref().map(|p| p.cost);
+    assert_eq!(cost, optimal_cost(&task));
+    assert!(result.proven_optimal);
+    assert_eq!(result.lower_bound, cost);
+    let evaluated = result.statistics.evaluated;
+    assert!(
+        evaluated <= 3 * first,
+        "{evaluated} evaluations after {first}"
     );
 }

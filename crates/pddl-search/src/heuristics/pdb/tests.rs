@@ -3,17 +3,14 @@
 
 use std::sync::atomic::AtomicBool;
 
-use pddl_ground::Task;
-use pddl_ground::task::Cost;
-
 use super::PatternDatabases;
 use crate::heuristics::tests::h_init;
 use crate::heuristics::{BuildResources, CostType, Heuristic};
 use crate::options::{Engine, HeuristicKind};
 use crate::successor::StateSpace;
-use crate::testing::{Lcg, TaskBuilder, name_fact, random_task, ring};
+use crate::testing::{Lcg, TaskBuilder, name_fact, optimal_cost, random_task, ring};
 use crate::variables::Variables;
-use crate::{NoObserver, Outcome, SearchOptions, search};
+use crate::{NoObserver, SearchOptions, search};
 
 #[test]
 fn the_positions_of_one_object_are_one_variable() {
@@ -121,21 +118,6 @@ fn an_unreachable_goal_is_a_dead_end() {
     assert_eq!(h_init(&task, HeuristicKind::Pdb, CostType::Real).0, None);
 }
 
-/// The optimal cost (A* without a heuristic), `None` if unsolvable.
-fn optimum(task: &Task) -> Option<Cost> {
-    let options = SearchOptions {
-        engine: Engine::AStar,
-        heuristic: HeuristicKind::Blind,
-        ..SearchOptions::optimal_default()
-    };
-    let result = search(task, &options, &AtomicBool::new(false), &mut NoObserver);
-    match result.outcome {
-        Outcome::Solved => result.plan.map(|p| p.cost),
-        Outcome::Unsolvable => None,
-        other => panic!("{other:?}"),
-    }
-}
-
 #[test]
 fn never_above_the_optimum_on_random_tasks() {
     let mut rng = Lcg(7);
@@ -144,7 +126,7 @@ fn never_above_the_optimum_on_random_tasks() {
         let task = random_task(&mut rng);
         grouped += usize::from(Variables::new(&task).facts.iter().any(|f| f.len() > 1));
         let h = h_init(&task, HeuristicKind::Pdb, CostType::Real).0;
-        match (optimum(&task), h) {
+        match (optimal_cost(&task), h) {
             (Some(best), Some(h)) => {
                 assert!(h <= best, "round {round}: h {h} > optimum {best}");
                 solvable += 1;
