@@ -7,7 +7,9 @@
 //! [`heuristics`] (one module per heuristic), [`open_lists`] and
 //! [`search_algorithms`] (with [`search_algorithms::parallel_evaluation`],
 //! which lets A* evaluate states on a second thread); `turns` runs the
-//! hill-climbing and the fallback turns of the first search. The entry
+//! hill-climbing and the fallback turns of the first search, `restarts`
+//! what follows its plan (a lower bound, the optimality probe, the
+//! improvement restarts). The entry
 //! point is [`search`]; it never prints: progress and plans reach the
 //! caller through a [`SearchObserver`].
 
@@ -17,6 +19,7 @@ pub mod heuristics;
 pub mod open_lists;
 mod options;
 pub mod plan_improvement;
+mod restarts;
 mod result;
 pub mod search_algorithms;
 mod simulate;
@@ -35,7 +38,6 @@ use pddl_ground::task::CostModel;
 pub use pddl_ground::task::{Cost, OperatorId};
 
 use heuristics::CostType;
-use heuristics::cache::{EvaluationCache, MAX_CACHE_BYTES};
 use open_lists::{AlternationOpenList, BucketOpenList, KeyedFifoOpenList, TieBreakingOpenList};
 pub use options::{
     BACKGROUND_DELAY, Engine, HILL_CLIMBING_AFTER, HILL_CLIMBING_EVALUATIONS, HeuristicKind,
@@ -55,10 +57,6 @@ use successor::StateSpace;
 /// ([`successor::StateSpace::follow_forced`]); breadth-first search does
 /// not, since a skipped chain would count as one step of its depth.
 const FOLLOW_FORCED: bool = true;
-
-/// Weights of the anytime restarts after the first plan; the last one
-/// repeats until an iteration exhausts its (cost-bounded) space.
-const ANYTIME_WEIGHTS: [f64; 5] = [5.0, 3.0, 2.0, 1.5, 1.0];
 
 /// Searches for a plan. Checks `cancel`, the time limit and the memory
 /// limit about every thousand expansions; reports progress and every plan
@@ -105,88 +103,18 @@ pub fn search(
     if let Some(plan) = &best {
         monitor.observer.on_plan(plan);
     }
-    // A plan no costlier than an admissible estimate of the initial state
-    // is optimal: nothing to improve, and restarts stop at that cost.
-    let initial_bound = match &best {
-        Some(plan) if !proven_optimal && (improve || options.anytime) => {
-            initial_lower_bound(&mut space, plan.cost, monitor.stats.evaluated)
-        }
-        _ => 0,
-    };
-    proven_optimal |= best.as_ref().is_some_and(|plan| plan.cost <= initial_bound);
-    let restarting = best.is_some() && !proven_optimal && (options.anytime || improve);
-    // The restarts' evaluations without --anytime (see `restart_allowance`),
-    // of which the optimality probe spends a share first (with --anytime
-    // they only size the probe).
-    let mut allowance = restart_allowance(
-        task,
+    let after = restarts::after_first_plan(
+        &mut space,
+        options,
+        &mut monitor,
+        cancel,
+        &mut best,
         deciding_turn_evaluated,
-        monitor.stats.evaluated,
-        best.as_ref().map_or(0, |plan| plan.cost),
-        initial_bound,
+        proven_optimal,
     );
-    let mut lower_bound = initial_bound;
-    let probe_budget = (allowance * OPTIMALITY_PROBE_SHARE / 100)
-        .min(OPTIMALITY_PROBE_WORK / relaxed_size(task).max(1));
-    if let Some(plan) = best.as_ref().filter(|_| restarting && probe_budget > 0) {
-        let before = monitor.stats.evaluated;
-        match optimality_probe(&mut space, plan.cost, probe_budget, &mut monitor) {
-            Probe::Proven => proven_optimal = true,
-            Probe::Cheaper(cheaper) => {
-                monitor.observer.on_plan(&cheaper);
-                best = Some(cheaper);
-                proven_optimal = true;
-            }
-            Probe::Undecided {
-                lower_bound: reached,
-            } => lower_bound = lower_bound.max(reached),
-        }
-        allowance = allowance.saturating_sub(monitor.stats.evaluated - before);
-    }
-    if restarting && !proven_optimal {
-        let budget = (!options.anytime).then(|| monitor.stats.evaluated + allowance);
-        monitor.set_evaluation_budget(budget);
-        // With --anytime the restarts would take all the time there is;
-        // the last part of it is kept for the neighbourhood search below.
-        let time_limit = monitor.time_limit();
-        if options.anytime && improve {
-            monitor.set_time_limit(time_limit.map(|limit| {
-                let elapsed = monitor.elapsed();
-                elapsed
-                    + limit
-                        .saturating_sub(elapsed)
-                        .mul_f64(1.0 - ANYTIME_NEIGHBOURHOOD_SHARE)
-            }));
-        }
-        // After a greedy search with preferred operators, LAMA's lazy
-        // restarts first, then eager ones (see `LAZY_RESTARTS_SHARE`).
-        let lazy_first = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy)
-            && options.preferred_operators;
-        let mut restarts = Restarts {
-            improve,
-            lower_bound,
-            cancel,
-            heuristic: options.heuristic,
-            parallel_evaluation: options.parallel_evaluation,
-            lazy: lazy_first,
-            kept: None,
-        };
-        match budget {
-            Some(total) if lazy_first => {
-                let start = monitor.stats.evaluated;
-                let lazy_share = (total - start) * LAZY_RESTARTS_SHARE / 100;
-                monitor.set_evaluation_budget(Some(start + lazy_share));
-                proven_optimal = restarts.run(&mut space, &mut monitor, &mut best);
-                if !proven_optimal {
-                    monitor.set_evaluation_budget(budget);
-                    restarts.lazy = false;
-                    proven_optimal = restarts.run(&mut space, &mut monitor, &mut best);
-                }
-            }
-            _ => proven_optimal = restarts.run(&mut space, &mut monitor, &mut best),
-        }
-        monitor.set_evaluation_budget(None);
-        monitor.set_time_limit(time_limit);
+    proven_optimal = after.proven_optimal;
+    let lower_bound = after.lower_bound;
+    if after.restarted {
         outcome = Outcome::Solved;
     }
     if improve
@@ -225,58 +153,6 @@ pub fn search(
     }
 }
 
-/// What [`optimality_probe`] found out about a plan.
-enum Probe {
-    /// No plan costs less.
-    Proven,
-    /// This plan costs less, and none less than it.
-    Cheaper(Plan),
-    /// The budget ran out (or a limit stopped it) first, with no plan
-    /// cheaper than `lower_bound` (the greatest `f` A* expanded).
-    Undecided {
-        /// A lower bound on the cost of every plan.
-        lower_bound: Cost,
-    },
-}
-
-/// A* with an admissible heuristic, pruned at `plan_cost`, for at most
-/// `budget` more evaluations: on small state spaces it proves a plan
-/// optimal, or finds an optimal one, for less than restarts spend.
-fn optimality_probe(
-    space: &mut StateSpace<'_>,
-    plan_cost: Cost,
-    budget: u64,
-    monitor: &mut Monitor<'_>,
-) -> Probe {
-    monitor.reset_iteration();
-    let mut h = create_heuristic(
-        HeuristicKind::HMax,
-        space.task,
-        CostType::Real,
-        None,
-        monitor,
-    );
-    let params = EagerParams {
-        stop_at_f_bound: true,
-        ..astar_params(1.0, plan_cost)
-    };
-    monitor.set_evaluation_budget(Some(monitor.stats.evaluated.saturating_add(budget)));
-    let result = eager_one_heuristic(space, h.as_mut(), params, None, monitor);
-    monitor.set_evaluation_budget(None);
-    match result {
-        IterationResult {
-            plan: Some(plan), ..
-        } => Probe::Cheaper(plan),
-        IterationResult {
-            outcome: Outcome::Unsolvable,
-            ..
-        } => Probe::Proven,
-        _ => Probe::Undecided {
-            lower_bound: monitor.best_f.unwrap_or(0),
-        },
-    }
-}
-
 /// The state space a search of `task` with `options` runs in: symmetry
 /// reduced as the options say, states packed where that pays.
 pub(crate) fn search_space<'t>(task: &'t Task, options: &SearchOptions) -> StateSpace<'t> {
@@ -305,233 +181,6 @@ fn astar_weight(options: &SearchOptions) -> Option<f64> {
     }
 }
 
-/// The heuristic evaluations the default's improvement restarts get after
-/// a first plan of `plan_cost`, found by a turn that used
-/// `deciding_turn_evaluated` of all `evaluated` so far, with `initial_bound`
-/// the initial state's admissible estimate.
-///
-/// Three times the evaluations the deciding turn used, the part beyond
-/// once capped at [`RESTART_EXTRA_EVALUATIONS_CAP`] (so a long first
-/// search is followed by at most about as long restarts). Turns that
-/// spent their budgets without a plan before the one that found it count
-/// up to [`FAILED_TURNS_EVALUATIONS_COUNTED`]: on Puzznic level 090,
-/// counting all 750 000 of them kept restarts that found nothing running
-/// 29 s after a plan found in 15 s, while woodworking's restarts need the
-/// 50 000 of its first turn to cut its plans' costs by a third. Where
-/// operators cost other than 1, the greedy first search, which ignores
-/// costs, says least about what a cheap plan takes, so restarts get at
-/// least [`GENERAL_COST_RESTART_EVALUATIONS`]; where they all cost 1, so
-/// do plans far above the initial state's lower bound
-/// ([`WIDE_GAP_RESTART_EVALUATIONS`]).
-fn restart_allowance(
-    task: &Task,
-    deciding_turn_evaluated: u64,
-    evaluated: u64,
-    plan_cost: Cost,
-    initial_bound: Cost,
-) -> u64 {
-    // (A climb's states count as many evaluations as the configured
-    // search makes per state, so the deciding count may exceed what was
-    // evaluated.)
-    let failed_turns = evaluated.saturating_sub(deciding_turn_evaluated);
-    let allowance = deciding_turn_evaluated
-        + (deciding_turn_evaluated * 2).min(RESTART_EXTRA_EVALUATIONS_CAP)
-        + failed_turns.min(FAILED_TURNS_EVALUATIONS_COUNTED)
-        + IMPROVEMENT_EXTRA_EVALUATIONS;
-    if task.has_general_costs() {
-        allowance.max(GENERAL_COST_RESTART_EVALUATIONS)
-    } else if leaves_wide_gap(plan_cost, initial_bound) {
-        allowance.max(WIDE_GAP_RESTART_EVALUATIONS)
-    } else {
-        allowance
-    }
-}
-
-/// The percentage of the restarts' evaluations that the optimality probe
-/// spends first, at most [`OPTIMALITY_PROBE_WORK`] divided by the size of
-/// the task's relaxation ([`relaxed_size`]): an h_max evaluation takes
-/// time about proportional to that size, so the probe costs at most about
-/// as much as 128 evaluations on a task of size 1 000 (gripper prob05 has
-/// size 544, and the probe proves its first plan optimal with 92), also
-/// where the restarts' budget is large because of a floor (freecell,
-/// elevators). On failure the probe's evaluations come out of the
-/// restarts' budget, which keeps the time the same; the searches of 3 of
-/// 217 tasks (`benches/compare.sh`'s 61 and every fourth shared task)
-/// then ended one or two steps longer, none shorter.
-const OPTIMALITY_PROBE_SHARE: u64 = 33;
-/// See [`OPTIMALITY_PROBE_SHARE`].
-const OPTIMALITY_PROBE_WORK: u64 = 128_000;
-
-/// The number of facts, operators, and facts in their preconditions and
-/// effects (conditional ones included) of `task`: what a relaxation
-/// heuristic's exploration of one state touches at most.
-fn relaxed_size(task: &Task) -> u64 {
-    let operators: usize = task
-        .operators
-        .iter()
-        .map(|op| {
-            1 + op.precondition.pos.len()
-                + op.add.len()
-                + op.conditional
-                    .iter()
-                    .map(|ce| 1 + ce.condition.pos.len() + ce.add.len())
-                    .sum::<usize>()
-        })
-        .sum();
-    (task.facts.len() + operators) as u64
-}
-
-/// The share of the time left after the first plan that `--anytime` keeps
-/// for the neighbourhood search on the restarts' best plan.
-const ANYTIME_NEIGHBOURHOOD_SHARE: f64 = 0.1;
-
-/// Evaluations the default's restarts may spend beyond as many as the
-/// first search's.
-const IMPROVEMENT_EXTRA_EVALUATIONS: u64 = 200;
-/// The most evaluations the default's restarts get beyond as many as
-/// the first search's deciding turn used (they get up to twice as many
-/// more). LAMA-style restarts, like the first search, evaluate two
-/// heuristics per state; on the 60 tasks of `benches/compare.sh`, with
-/// lazy restarts alone, three times the first search's evaluations gave
-/// plans no longer than both references' on 55, against 52 with twice and
-/// 51 with once as many (eager restarts: 51 with once, twice or three
-/// times).
-pub(crate) const RESTART_EXTRA_EVALUATIONS_CAP: u64 = 50_000;
-/// The percentage of the default's restart budget that LAMA's lazy
-/// restarts get after a greedy first search with preferred operators;
-/// eager weighted A* restarts from their best plan get the rest. Each kind
-/// wins where the other stalls: lazy ones on elevators, visitall,
-/// openstacks and Puzznic (elevators p05 132 → 92, visitall problem20
-/// 537 → 399), eager ones on woodworking, driverlog, sokoban and
-/// depots-numeric (woodworking p05 825 with lazy restarts alone against
-/// 535, driverlog p08 35 against 23); half and half kept nearly every
-/// gain of both (`benches/coverage.sh`).
-const LAZY_RESTARTS_SHARE: u64 = 50;
-/// Evaluations the default's restarts may spend at least where some
-/// operator costs other than 1 (elevators' plans from the first search
-/// cost 20–40 % more than after this many).
-const GENERAL_COST_RESTART_EVALUATIONS: u64 = 10_000;
-/// Evaluations the default's restarts may spend at least where every
-/// operator costs 1 but the first plan costs at least
-/// [`WIDE_GAP_PERCENT`] of the initial state's LM-cut bound: a plan that
-/// may be that far from optimal is worth a longer look, while for a
-/// plan close to its bound the restarts mostly search for a cheaper plan
-/// that does not exist (the floor for every unit-cost task made 7
-/// millisecond tasks of the reference comparison 3–5 times slower).
-const WIDE_GAP_RESTART_EVALUATIONS: u64 = 5_000;
-/// See [`WIDE_GAP_RESTART_EVALUATIONS`].
-const WIDE_GAP_PERCENT: Cost = 160;
-
-/// Whether a plan of `cost` may be far from optimal by the lower bound
-/// `bound` (0: no bound computed, nothing known).
-fn leaves_wide_gap(cost: Cost, bound: Cost) -> bool {
-    bound > 0 && cost.saturating_mul(100) >= bound.saturating_mul(WIDE_GAP_PERCENT)
-}
-
-/// The most evaluations of first-search turns that ended without a plan
-/// that count towards the restarts' budget.
-pub(crate) const FAILED_TURNS_EVALUATIONS_COUNTED: u64 = 100_000;
-
-/// Anytime restarts after a first plan: weighted A* with decreasing
-/// weights, pruning by the best cost so far (with `lazy`, LAMA's lazy
-/// weighted A* iterations).
-struct Restarts<'c, 't> {
-    improve: bool,
-    /// No plan costs less: one that costs this much ends the restarts.
-    lower_bound: Cost,
-    cancel: &'c AtomicBool,
-    heuristic: HeuristicKind,
-    parallel_evaluation: Option<u64>,
-    /// LAMA's iterations: lazy weighted A* with preferred operators,
-    /// alternating the heuristic with goal count (after a greedy first
-    /// search that uses preferred operators, see `LAZY_RESTARTS_SHARE`);
-    /// otherwise eager weighted A* with the heuristic alone.
-    lazy: bool,
-    /// The heuristic, built once for all restarts of both kinds unless it
-    /// keeps per-state data, which belongs to one search (tables such as
-    /// h_FF's relaxed task or the pattern databases are the same every
-    /// time; each build of h_FF's is about 1 % of a whole run on blocks
-    /// probBLOCKS-5-0), and then with its values remembered per state
-    /// across the restarts ([`heuristics::cache`]).
-    kept: Option<Box<dyn heuristics::Heuristic + 't>>,
-}
-
-impl<'t> Restarts<'_, 't> {
-    /// Improves `best` (which holds a plan) until an iteration fails to
-    /// find a cheaper plan or a limit stops it; returns whether `best` was
-    /// proven optimal (a bounded iteration exhausted its space).
-    fn run(
-        &mut self,
-        space: &mut StateSpace<'t>,
-        monitor: &mut Monitor<'_>,
-        best: &mut Option<Plan>,
-    ) -> bool {
-        let task = space.task;
-        let mut weights = ANYTIME_WEIGHTS
-            .iter()
-            .copied()
-            .chain(std::iter::repeat(1.0));
-        while let Some(bound) = best.as_ref().map(|p| p.cost) {
-            let weight = weights.next().unwrap_or(1.0);
-            if bound <= self.lower_bound {
-                return true;
-            }
-            monitor.reset_iteration();
-            let params = astar_params(weight, bound);
-            let h = match self.kept.take() {
-                Some(h) if !h.is_path_dependent() => self.kept.insert(h),
-                _ => {
-                    let h = create_heuristic(
-                        self.heuristic,
-                        task,
-                        CostType::PlusOne,
-                        self.parallel_evaluation,
-                        monitor,
-                    );
-                    let cache_bytes = monitor.memory_limit().map_or(MAX_CACHE_BYTES, |limit| {
-                        (limit / CACHE_SHARE_OF_MEMORY_LIMIT).min(MAX_CACHE_BYTES)
-                    });
-                    self.kept.insert(EvaluationCache::wrap(h, cache_bytes))
-                }
-            };
-            let r = if self.lazy {
-                let mut goal_count = heuristics::goal_count::GoalCount::new(task);
-                let preferred = h.has_preferred_operators();
-                let mut evaluators: Vec<&mut dyn heuristics::Heuristic> =
-                    vec![h.as_mut(), &mut goal_count];
-                let params = LazyParams {
-                    priority: params.priority,
-                    preferred,
-                    bound,
-                    follow_forced: FOLLOW_FORCED,
-                };
-                let open = AlternationOpenList::new(evaluators.len());
-                lazy::run(space, &mut evaluators, params, open, monitor)
-            } else {
-                eager_one_heuristic(space, h.as_mut(), params, self.parallel_evaluation, monitor)
-            };
-            let generated = monitor.stats.generated;
-            match r
-                .plan
-                .map(|plan| improve_if(self.improve, space, plan, generated, self.cancel))
-            {
-                Some(plan) if plan.cost < bound => {
-                    monitor.observer.on_plan(&plan);
-                    *best = Some(plan);
-                }
-                _ if r.outcome == Outcome::Unsolvable => return true,
-                _ => return false,
-            }
-        }
-        false
-    }
-}
-
-/// The restarts' evaluation cache takes at most this share of the memory
-/// limit (and at most [`MAX_CACHE_BYTES`]), so that a tight limit leaves
-/// room to the searches.
-const CACHE_SHARE_OF_MEMORY_LIMIT: u64 = 8;
-
 /// Operator applications that plan improvement may spend at least, and
 /// per state generated by the search that found the plan.
 const IMPROVEMENT_BASE_BUDGET: u64 = 1_000_000;
@@ -539,24 +188,6 @@ const IMPROVEMENT_BUDGET_PER_GENERATED: u64 = 2;
 /// Operator applications the neighbourhood search around the final plan
 /// may spend per state generated by the searches before it.
 const NEIGHBOURHOOD_BUDGET_PER_GENERATED: u64 = 3;
-
-/// LM-cut's value of the initial state, a lower bound on the cost of
-/// every plan (0 if it sees a dead end, which a found plan refutes). Its
-/// cuts are at most `plan_cost` (integer costs of at least 1 each), each a
-/// pass over the relaxed task like one h_FF evaluation; it is computed
-/// only when they are at most the `evaluated` states the first search
-/// spent, so it costs at most about as much as that search.
-fn initial_lower_bound(space: &mut StateSpace<'_>, plan_cost: Cost, evaluated: u64) -> Cost {
-    if plan_cost > evaluated {
-        return 0;
-    }
-    let mut lmcut = heuristics::create(HeuristicKind::LmCut, space.task, CostType::Real);
-    let initial = space.initial_state();
-    let mut fluents = Vec::new();
-    lmcut
-        .evaluate(space.view(&initial, &mut fluents), None)
-        .unwrap_or(0)
-}
 
 /// `plan` shortened by [`plan_improvement::improve_plan`] when `improve`
 /// holds, within a budget that grows with the search effort so far.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use pddl_ground::Task;
 use pddl_ground::task::{AssignOp, Comparison, Cost};
 
-use crate::Probe;
+use crate::restarts::Probe;
 use crate::search_algorithms::Monitor;
 use crate::testing::{Lcg, TaskBuilder, diamond, gripper, optimal_cost, random_task, ring};
 use crate::{
@@ -462,7 +462,7 @@ fn restarts_spend_three_times_what_the_deciding_turn_spent_plus_failed_turns_up_
     // the hand (fact 18) and a release gives it back, so the optimum, 35,
     // is above LM-cut's 18 for the initial state, which does not prove the
     // plan optimal before the restarts.
-    let cap = crate::FAILED_TURNS_EVALUATIONS_COUNTED;
+    let cap = crate::restarts::FAILED_TURNS_EVALUATIONS_COUNTED;
     let toggles = toggles_with_a_hand(18);
     for failed_turn in [cap / 5, cap + cap / 2] {
         let with_turns = SearchOptions {
@@ -486,7 +486,7 @@ fn restarts_spend_three_times_what_the_deciding_turn_spent_plus_failed_turns_up_
         assert_eq!(r.plan.map(|p| p.cost), Some(35));
         let restarts = r.statistics.evaluated - first;
         let granted = 3 * novelty_turn + failed_turn.min(cap);
-        assert!(2 * novelty_turn < crate::RESTART_EXTRA_EVALUATIONS_CAP);
+        assert!(2 * novelty_turn < crate::restarts::RESTART_EXTRA_EVALUATIONS_CAP);
         assert!(
             restarts >= granted && restarts <= granted + 300,
             "restarts evaluated {restarts} after turns of {failed_turn} and {novelty_turn}"
@@ -501,7 +501,7 @@ fn restarts_get_a_floor_where_the_plan_may_be_far_from_its_lower_bound() {
     // state, so the restarts get at least WIDE_GAP_RESTART_EVALUATIONS,
     // many times what three times the first search's evaluations would
     // give them; no restart can prove a plan optimal, so they spend it.
-    let floor = crate::WIDE_GAP_RESTART_EVALUATIONS;
+    let floor = crate::restarts::WIDE_GAP_RESTART_EVALUATIONS;
     let toggles = toggles_with_a_hand(18);
     let greedy = SearchOptions {
         improve_plans: true,
@@ -528,12 +528,12 @@ fn restarts_get_a_floor_where_the_plan_may_be_far_from_its_lower_bound() {
 
 #[test]
 fn a_wide_gap_is_a_plan_at_least_160_percent_of_a_known_bound() {
-    assert!(crate::leaves_wide_gap(16, 10));
-    assert!(crate::leaves_wide_gap(35, 18));
-    assert!(!crate::leaves_wide_gap(15, 10));
-    assert!(!crate::leaves_wide_gap(12, 8));
+    assert!(crate::restarts::leaves_wide_gap(16, 10));
+    assert!(crate::restarts::leaves_wide_gap(35, 18));
+    assert!(!crate::restarts::leaves_wide_gap(15, 10));
+    assert!(!crate::restarts::leaves_wide_gap(12, 8));
     // No bound computed: nothing is known about the gap.
-    assert!(!crate::leaves_wide_gap(100, 0));
+    assert!(!crate::restarts::leaves_wide_gap(100, 0));
 }
 
 /// A result without what depends on timing: the wall time and the state
@@ -758,7 +758,7 @@ fn the_optimality_probe_proves_finds_or_bounds_on_random_tasks() {
             let mut observer = NoObserver;
             let mut monitor = Monitor::new(None, None, &cancel, &mut observer);
             let mut space = crate::search_space(&task, &options);
-            crate::optimality_probe(&mut space, bound, budget, &mut monitor)
+            crate::restarts::optimality_probe(&mut space, bound, budget, &mut monitor)
         };
         assert!(
             matches!(probe(best, u64::MAX), Probe::Proven),
