@@ -93,7 +93,8 @@ pub(crate) fn after_first_plan<'t>(
         let budget = (!options.anytime).then(|| monitor.stats.evaluated + allowance);
         monitor.set_evaluation_budget(budget);
         // With --anytime the restarts would take all the time there is;
-        // the last part of it is kept for the neighbourhood search below.
+        // the last part of it is kept for the neighbourhood search that
+        // `search` runs after them.
         let time_limit = monitor.time_limit();
         if options.anytime && improve {
             monitor.set_time_limit(time_limit.map(|limit| {
