@@ -238,10 +238,11 @@ pub struct SearchOptions {
     /// every plan found, and a search of the final plan's neighbourhood
     /// ([`crate::plan_improvement`]). A first plan no costlier than
     /// LM-cut's value of the initial state is optimal and left as it is;
-    /// before the restarts (as before those of `anytime`), A* with h_max bounded by
-    /// the plan's cost spends a share of their budget trying to prove the
-    /// plan optimal or to find an optimal one, which on small state spaces
-    /// ends the search sooner than the restarts would.
+    /// where the restarts' budget is a floor (the plan may be far from
+    /// optimal), A* with h_max bounded by the plan's cost first spends a
+    /// share of it trying to prove the plan optimal or to find an optimal
+    /// one, which on small state spaces ends the search sooner than the
+    /// restarts would (also before the restarts of `anytime`).
     pub improve_plans: bool,
     /// Treat states that differ only by a permutation of interchangeable
     /// objects as one state ([`crate::symmetry`]).
