@@ -18,6 +18,7 @@ use crate::search_algorithms::eager::EagerParams;
 use crate::search_algorithms::lazy::{self, LazyParams};
 use crate::search_algorithms::{IterationResult, Monitor};
 use crate::successor::StateSpace;
+use crate::turns::with_budget;
 use crate::{
     Engine, FOLLOW_FORCED, HeuristicKind, Outcome, Plan, SearchOptions, astar_params,
     create_heuristic, eager_one_heuristic, improve_if,
@@ -60,7 +61,17 @@ pub(crate) fn after_first_plan<'t>(
         _ => 0,
     };
     proven_optimal |= best.as_ref().is_some_and(|plan| plan.cost <= initial_bound);
-    let restarting = best.is_some() && !proven_optimal && (options.anytime || improve);
+    let mut lower_bound = initial_bound;
+    let plan_cost = match &best {
+        Some(plan) if !proven_optimal && (options.anytime || improve) => plan.cost,
+        _ => {
+            return AfterFirstPlan {
+                proven_optimal,
+                lower_bound,
+                restarted: false,
+            };
+        }
+    };
     // The restarts' evaluations without --anytime (see `restart_allowance`),
     // of which the optimality probe spends a share first (with --anytime
     // they only size the probe).
@@ -71,19 +82,18 @@ pub(crate) fn after_first_plan<'t>(
         task,
         deciding_turn_evaluated,
         monitor.stats.evaluated,
-        best.as_ref().map_or(0, |plan| plan.cost),
+        plan_cost,
         initial_bound,
     );
-    let mut lower_bound = initial_bound;
     let probe_budget = if raised_to_floor {
         (allowance * OPTIMALITY_PROBE_SHARE / 100)
             .min(OPTIMALITY_PROBE_WORK / relaxed_size(task).max(1))
     } else {
         0
     };
-    if let Some(plan) = best.as_ref().filter(|_| restarting && probe_budget > 0) {
+    if probe_budget > 0 {
         let before = monitor.stats.evaluated;
-        match optimality_probe(space, plan.cost, probe_budget, monitor) {
+        match optimality_probe(space, plan_cost, probe_budget, monitor) {
             Probe::Proven => proven_optimal = true,
             Probe::Cheaper(cheaper) => {
                 monitor.observer.on_plan(&cheaper);
@@ -96,7 +106,7 @@ pub(crate) fn after_first_plan<'t>(
         }
         allowance = allowance.saturating_sub(monitor.stats.evaluated - before);
     }
-    if restarting && !proven_optimal {
+    if !proven_optimal {
         let budget = (!options.anytime).then(|| monitor.stats.evaluated + allowance);
         monitor.set_evaluation_budget(budget);
         // With --anytime the restarts would take all the time there is;
@@ -189,9 +199,9 @@ pub(crate) fn optimality_probe(
         stop_at_f_bound: true,
         ..astar_params(1.0, plan_cost)
     };
-    monitor.set_evaluation_budget(Some(monitor.stats.evaluated.saturating_add(budget)));
-    let result = eager_one_heuristic(space, h.as_mut(), params, None, monitor);
-    monitor.set_evaluation_budget(None);
+    let (result, _) = with_budget(monitor, budget, |monitor| {
+        eager_one_heuristic(space, h.as_mut(), params, None, monitor)
+    });
     match result {
         IterationResult {
             plan: Some(plan), ..

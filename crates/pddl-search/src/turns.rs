@@ -118,12 +118,12 @@ fn climb(
 
 /// Runs `search` with `budget` more heuristic evaluations; returns its
 /// result and whether the budget stopped it.
-fn with_budget<T>(
+pub(crate) fn with_budget<T>(
     monitor: &mut Monitor<'_>,
     budget: u64,
     search: impl FnOnce(&mut Monitor<'_>) -> T,
 ) -> (T, bool) {
-    monitor.set_evaluation_budget(Some(monitor.stats.evaluated + budget));
+    monitor.set_evaluation_budget(Some(monitor.stats.evaluated.saturating_add(budget)));
     let result = search(monitor);
     let spent = monitor.evaluation_budget_spent();
     monitor.set_evaluation_budget(None);
