@@ -250,14 +250,7 @@ impl Symmetry {
 mod tests {
     use super::*;
     use crate::state::set_fact;
-    use pddl_ground::task::GroundAtom;
-
-    fn atom(predicate: &str, args: &[&str]) -> GroundAtom {
-        GroundAtom {
-            predicate: predicate.into(),
-            args: args.iter().map(|&a| a.into()).collect(),
-        }
-    }
+    use crate::testing::atom;
 
     /// Balls b1 b2 in rooms a, b, or carried by grippers l, r.
     fn gripper_facts() -> Task {

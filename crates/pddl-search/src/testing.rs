@@ -213,16 +213,16 @@ pub fn gripper(n: usize) -> Task {
     let balls: Vec<String> = (1..=n).map(|i| format!("b{i}")).collect();
     let mut names = Vec::new();
     for ball in &balls {
-        names.push(name("at", &[ball, "a"]));
-        names.push(name("at", &[ball, "b"]));
-        names.push(name("carry", &[ball, "left"]));
-        names.push(name("carry", &[ball, "right"]));
+        names.push(atom("at", &[ball, "a"]));
+        names.push(atom("at", &[ball, "b"]));
+        names.push(atom("carry", &[ball, "left"]));
+        names.push(atom("carry", &[ball, "right"]));
     }
     let robot_a = names.len();
-    names.push(name("robot", &["a"]));
-    names.push(name("robot", &["b"]));
-    names.push(name("free", &["left"]));
-    names.push(name("free", &["right"]));
+    names.push(atom("robot", &["a"]));
+    names.push(atom("robot", &["b"]));
+    names.push(atom("free", &["left"]));
+    names.push(atom("free", &["right"]));
     let fact = |i: usize| i as FactId;
     let (robot_a, robot_b) = (fact(robot_a), fact(robot_a + 1));
     let mut b = TaskBuilder::new(names.len());
@@ -250,7 +250,7 @@ pub fn gripper(n: usize) -> Task {
 }
 
 /// A ground atom `(predicate args…)`.
-fn name(predicate: &str, args: &[&str]) -> GroundAtom {
+pub fn atom(predicate: &str, args: &[&str]) -> GroundAtom {
     GroundAtom {
         predicate: predicate.into(),
         args: args.iter().map(|&a| a.into()).collect(),
@@ -259,10 +259,7 @@ fn name(predicate: &str, args: &[&str]) -> GroundAtom {
 
 /// Names fact `f` `(predicate args…)` (the builder names facts `f0 f1 …`).
 pub fn name_fact(task: &mut Task, f: FactId, predicate: &str, args: &[&str]) {
-    task.facts[f as usize] = GroundAtom {
-        predicate: predicate.into(),
-        args: args.iter().map(|&a| a.into()).collect(),
-    };
+    task.facts[f as usize] = atom(predicate, args);
 }
 
 /// A small pseudo-random generator (deterministic tests, no dependency).
