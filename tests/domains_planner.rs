@@ -313,3 +313,30 @@ fn a_stopped_optimal_search_proves_the_layer_it_reached_and_no_more() {
         }
     }
 }
+
+/// The default's eager improvement restarts run on a second thread beside
+/// the lazy ones (started again from each plan the lazy ones find), yet
+/// the plans and counts are those of one thread. On the tsp problems both
+/// kinds of restarts improve the plan, on briefcase neither.
+#[test]
+fn the_default_gives_the_same_plans_and_counts_on_one_thread_and_on_two() {
+    for (domain, stem) in [
+        ("tsp", "tsp-10-s1"),
+        ("tsp", "tsp-12-s1"),
+        ("sliding-tiles", "tiles3x3-k20-s2"),
+        ("briefcase", "briefcase-l08-i08-s1"),
+    ] {
+        let text = shipped_text(domain, stem);
+        let run = |threads: usize| {
+            let options = SearchOptions::satisficing_default().with_threads(threads);
+            let result = solve(domain, stem, &text, &options);
+            let stats = &result.statistics;
+            (
+                result.outcome,
+                result.plan.clone(),
+                [stats.expanded, stats.generated, stats.evaluated],
+            )
+        };
+        assert_eq!(run(2), run(1), "{domain}/{stem}");
+    }
+}

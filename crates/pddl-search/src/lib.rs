@@ -62,7 +62,8 @@ const FOLLOW_FORCED: bool = true;
 /// limit about every thousand expansions; reports progress and every plan
 /// found to `observer`. With [`SearchOptions::background_last_turn`] the
 /// last fallback turn may run on a second thread, and with
-/// [`SearchOptions::parallel_evaluation`] A* may evaluate states on one;
+/// [`SearchOptions::parallel_evaluation`] A* may evaluate states on one
+/// and the eager improvement restarts run on one beside the lazy ones;
 /// such threads end before this returns, and `observer` is only called
 /// from the caller's thread.
 pub fn search(

@@ -303,7 +303,9 @@ pub struct SearchOptions {
     /// plans and counts are those of one thread; only the wall time
     /// changes. `None` evaluates on the search's thread only. Turns that
     /// run beside a background last turn start their helper only once
-    /// that turn has ended.
+    /// that turn has ended. With `Some`, the default's eager improvement
+    /// restarts also run on a second thread beside its lazy ones, with
+    /// the same results (`restarts::lazy_and_eager_side_by_side`).
     pub parallel_evaluation: Option<u64>,
 }
 
@@ -357,8 +359,9 @@ impl SearchOptions {
     /// `None`) and each search evaluates states on its own thread
     /// ([`SearchOptions::parallel_evaluation`] `None`); with 2 or more, the
     /// last turn may start beside the first ones after
-    /// [`BACKGROUND_DELAY`] and single searches evaluate on two threads
-    /// (no search uses more than 2).
+    /// [`BACKGROUND_DELAY`], the eager improvement restarts run beside
+    /// the lazy ones, and single searches evaluate on two threads (no
+    /// search uses more than 2).
     pub fn with_threads(self, threads: usize) -> Self {
         SearchOptions {
             background_last_turn: (threads >= 2).then_some(BACKGROUND_DELAY),

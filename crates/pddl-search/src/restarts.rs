@@ -4,9 +4,15 @@
 //! the improvement restarts (weighted A* with decreasing weights, pruned
 //! by the best cost so far), within budgets counted in evaluations so that
 //! results stay deterministic ([`SearchOptions::improve_plans`],
-//! [`SearchOptions::anytime`]).
+//! [`SearchOptions::anytime`]). The default's eager restarts may run on a
+//! second thread, beside its lazy ones, with the same results
+//! ([`lazy_and_eager_side_by_side`]).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::Instant;
 
 use pddl_ground::Task;
 use pddl_ground::task::Cost;
@@ -16,12 +22,12 @@ use crate::heuristics::{self, CostType};
 use crate::open_lists::AlternationOpenList;
 use crate::search_algorithms::eager::EagerParams;
 use crate::search_algorithms::lazy::{self, LazyParams};
-use crate::search_algorithms::{IterationResult, Monitor};
+use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_cores};
 use crate::successor::StateSpace;
-use crate::turns::with_budget;
+use crate::turns::{PROGRESS_BACKLOG, ProgressSender, forward_progress, join, with_budget};
 use crate::{
-    Engine, FOLLOW_FORCED, HeuristicKind, Outcome, Plan, SearchOptions, astar_params,
-    create_heuristic, eager_one_heuristic, improve_if,
+    Engine, FOLLOW_FORCED, HeuristicKind, Outcome, Plan, SearchOptions, Statistics, astar_params,
+    create_heuristic, eager_one_heuristic, improve_if, search_space,
 };
 
 /// How the work after the first plan ended.
@@ -133,19 +139,32 @@ pub(crate) fn after_first_plan<'t>(
             heuristic: options.heuristic,
             parallel_evaluation: options.parallel_evaluation,
             lazy: lazy_first,
+            speculation: None,
             kept: None,
         };
         match budget {
             Some(total) if lazy_first => {
-                let start = monitor.stats.evaluated;
-                let lazy_share = (total - start) * LAZY_RESTARTS_SHARE / 100;
-                monitor.set_evaluation_budget(Some(start + lazy_share));
-                proven_optimal = restarts.run(space, monitor, best);
-                if !proven_optimal {
-                    monitor.set_evaluation_budget(budget);
-                    restarts.lazy = false;
-                    proven_optimal = restarts.run(space, monitor, best);
-                }
+                let lazy_share = (total - monitor.stats.evaluated) * LAZY_RESTARTS_SHARE / 100;
+                let eager_share = total - monitor.stats.evaluated - lazy_share;
+                let shares = RestartShares {
+                    lazy: lazy_share,
+                    eager: eager_share,
+                };
+                proven_optimal = if options.parallel_evaluation.is_some()
+                    && eager_share >= SIDE_BY_SIDE_RESTART_EVALUATIONS
+                    && available_cores() >= 2
+                {
+                    lazy_and_eager_side_by_side(
+                        space,
+                        options,
+                        monitor,
+                        &mut restarts,
+                        best,
+                        shares,
+                    )
+                } else {
+                    lazy_then_eager(space, monitor, &mut restarts, best, shares)
+                };
             }
             _ => proven_optimal = restarts.run(space, monitor, best),
         }
@@ -157,6 +176,284 @@ pub(crate) fn after_first_plan<'t>(
         proven_optimal,
         lower_bound,
         restarted,
+    }
+}
+
+/// The evaluations of the default's two kinds of restarts after a greedy
+/// first search with preferred operators ([`LAZY_RESTARTS_SHARE`]).
+#[derive(Clone, Copy)]
+struct RestartShares {
+    lazy: u64,
+    eager: u64,
+}
+
+/// The eager restarts get a thread of their own beside the lazy ones
+/// where they have at least this many evaluations (and the options allow
+/// a second thread): a thread and a second copy of the heuristic cost
+/// about as much as a small task's whole search.
+const SIDE_BY_SIDE_RESTART_EVALUATIONS: u64 = 1_000;
+
+/// The default's restarts after a greedy first search with preferred
+/// operators: LAMA's lazy ones for `shares.lazy` evaluations, then eager
+/// ones for `shares.eager` from the lazy ones' best plan. Returns whether
+/// `best` was proven optimal.
+fn lazy_then_eager<'t>(
+    space: &mut StateSpace<'t>,
+    monitor: &mut Monitor<'_>,
+    restarts: &mut Restarts<'_, 't>,
+    best: &mut Option<Plan>,
+    shares: RestartShares,
+) -> bool {
+    monitor.set_evaluation_budget(Some(monitor.stats.evaluated + shares.lazy));
+    restarts.lazy = true;
+    if restarts.run(space, monitor, best) {
+        return true;
+    }
+    monitor.set_evaluation_budget(Some(monitor.stats.evaluated + shares.eager));
+    restarts.lazy = false;
+    restarts.run(space, monitor, best)
+}
+
+/// [`lazy_then_eager`] with the eager restarts on a second thread, started
+/// speculatively beside the lazy ones: from the first plan, and again from
+/// each plan the lazy restarts find. Once the lazy restarts end, the eager
+/// run that started from their best plan is the one [`lazy_then_eager`]
+/// would make after them (the earlier runs are stopped and not counted),
+/// so the plans, outcome and counts are the same, unless a limit or the
+/// caller stops the search; only the wall time shrinks, by however long
+/// that run had been going when the lazy restarts ended. The memory limit
+/// covers both threads together.
+fn lazy_and_eager_side_by_side<'t>(
+    space: &mut StateSpace<'t>,
+    options: &SearchOptions,
+    monitor: &mut Monitor<'_>,
+    restarts: &mut Restarts<'_, 't>,
+    best: &mut Option<Plan>,
+    shares: RestartShares,
+) -> bool {
+    let Some(first) = best.clone() else {
+        return false;
+    };
+    let task = space.task;
+    let speculation = Speculation::new(first);
+    // Set while the lazy restarts run: the eager ones evaluate on both
+    // cores only after that.
+    let lazy_running = AtomicBool::new(true);
+    let (foreground_share, background_share) = MemoryShare::pair();
+    let (sender, progress) = sync_channel(PROGRESS_BACKLOG);
+    let deadline = monitor.deadline();
+    let memory_limit = monitor.memory_limit();
+    let (improve, lower_bound, heuristic, parallel_evaluation) = (
+        restarts.improve,
+        restarts.lower_bound,
+        restarts.heuristic,
+        restarts.parallel_evaluation,
+    );
+    thread::scope(|scope| {
+        // However this closure ends (a panic included), the eager restarts
+        // stop, so that the scope's join cannot wait for them long.
+        let _stop = speculation.stop_on_drop();
+        let eager = || {
+            let mut space = search_space(task, options);
+            let mut observer = ProgressSender(sender);
+            let mut restarts = Restarts {
+                improve,
+                lower_bound,
+                cancel: &speculation.stop_run,
+                heuristic,
+                parallel_evaluation,
+                lazy: false,
+                speculation: None,
+                kept: None,
+            };
+            let mut completed: Option<EagerRun> = None;
+            while let Some((generation, plan)) =
+                speculation.next_run(completed.as_ref().map(|run| run.generation))
+            {
+                let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+                let mut monitor = Monitor::new(
+                    time_limit,
+                    memory_limit,
+                    &speculation.stop_run,
+                    &mut observer,
+                );
+                monitor.share_memory(Some(background_share.clone()));
+                monitor.share_second_core(Some(&lazy_running));
+                monitor.set_evaluation_budget(Some(shares.eager));
+                let mut eager_best = Some(plan);
+                let proven = restarts.run(&mut space, &mut monitor, &mut eager_best);
+                monitor.release_shared_memory();
+                if !speculation.stop_run.load(Ordering::Relaxed) {
+                    completed = Some(EagerRun {
+                        generation,
+                        best: eager_best,
+                        proven,
+                        stats: monitor.stats,
+                    });
+                }
+            }
+            completed
+        };
+        let builder = thread::Builder::new().name("eager-restarts".into());
+        let Ok(handle) = builder.spawn_scoped(scope, eager) else {
+            return lazy_then_eager(space, monitor, restarts, best, shares);
+        };
+        monitor.share_memory(Some(foreground_share));
+        monitor.set_evaluation_budget(Some(monitor.stats.evaluated + shares.lazy));
+        let mut lazy = Restarts {
+            lazy: true,
+            speculation: Some(&speculation),
+            kept: restarts.kept.take(),
+            ..*restarts
+        };
+        let lazy_proven = lazy.run(space, monitor, best);
+        restarts.kept = lazy.kept.take();
+        monitor.release_shared_memory();
+        monitor.share_memory(None);
+        lazy_running.store(false, Ordering::Release);
+        if lazy_proven {
+            // Run one after the other, the eager restarts would not have
+            // started: their work is not counted.
+            speculation.stop();
+            join(handle);
+            return true;
+        }
+        let last = speculation.last_plan();
+        forward_progress(&progress, &speculation.stop_run, monitor);
+        match join(handle) {
+            Some(run) if run.generation == last => {
+                monitor.stats.absorb(&run.stats);
+                keep_cheaper(monitor, best, run.best);
+                run.proven
+            }
+            // Stopped by a limit or the caller.
+            _ => false,
+        }
+    })
+}
+
+/// An eager run of [`lazy_and_eager_side_by_side`] that was not stopped.
+struct EagerRun {
+    /// The generation of the plan it started from ([`Speculation`]).
+    generation: u64,
+    best: Option<Plan>,
+    proven: bool,
+    stats: Statistics,
+}
+
+/// The plans the eager restarts of [`lazy_and_eager_side_by_side`] start
+/// from: the first plan, then each plan the lazy restarts find; a new one
+/// stops the eager run from the one before.
+struct Speculation {
+    latest: Mutex<LatestPlan>,
+    changed: Condvar,
+    /// Stops the current eager run (a newer plan, or the end).
+    stop_run: AtomicBool,
+}
+
+/// See [`Speculation`].
+struct LatestPlan {
+    /// Counts the plans, the first one 0.
+    generation: u64,
+    plan: Option<Plan>,
+    /// No plan will follow: the lazy restarts have ended.
+    last: bool,
+    /// No eager run is wanted any more.
+    stopped: bool,
+}
+
+impl Speculation {
+    fn new(first: Plan) -> Self {
+        Speculation {
+            latest: Mutex::new(LatestPlan {
+                generation: 0,
+                plan: Some(first),
+                last: false,
+                stopped: false,
+            }),
+            changed: Condvar::new(),
+            stop_run: AtomicBool::new(false),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, LatestPlan> {
+        self.latest.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The lazy restarts found `plan`: the eager ones start again from it.
+    fn publish(&self, plan: &Plan) {
+        let mut latest = self.lock();
+        latest.generation += 1;
+        latest.plan = Some(plan.clone());
+        // Under the lock, so that a run started from an older plan after
+        // this is impossible (`next_run` clears it under the lock).
+        self.stop_run.store(true, Ordering::Relaxed);
+        drop(latest);
+        self.changed.notify_all();
+    }
+
+    /// The lazy restarts have ended: returns the generation of their last
+    /// plan, the one whose eager run counts.
+    fn last_plan(&self) -> u64 {
+        let mut latest = self.lock();
+        latest.last = true;
+        let generation = latest.generation;
+        drop(latest);
+        self.changed.notify_all();
+        generation
+    }
+
+    /// Ends the eager restarts.
+    fn stop(&self) {
+        self.lock().stopped = true;
+        self.stop_run.store(true, Ordering::Relaxed);
+        self.changed.notify_all();
+    }
+
+    /// Stops the eager restarts when dropped.
+    fn stop_on_drop(&self) -> impl Drop + '_ {
+        struct StopSpeculation<'s>(&'s Speculation);
+        impl Drop for StopSpeculation<'_> {
+            fn drop(&mut self) {
+                self.0.stop();
+            }
+        }
+        StopSpeculation(self)
+    }
+
+    /// The generation and plan the next eager run starts from; `None` once
+    /// the run completed last (generation `done`) is the one that counts,
+    /// or the restarts are stopped. Waits for a newer plan or the end.
+    fn next_run(&self, done: Option<u64>) -> Option<(u64, Plan)> {
+        let mut latest = self.lock();
+        loop {
+            if latest.stopped || (latest.last && done == Some(latest.generation)) {
+                return None;
+            }
+            if let Some(plan) = latest.plan.take() {
+                self.stop_run.store(false, Ordering::Relaxed);
+                return Some((latest.generation, plan));
+            }
+            if latest.last {
+                // The last plan's run was stopped (by a limit or the
+                // caller): nothing more to run.
+                return None;
+            }
+            latest = self
+                .changed
+                .wait(latest)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// Keeps `other` in `best` (passing it to the observer) if it is cheaper.
+fn keep_cheaper(monitor: &mut Monitor<'_>, best: &mut Option<Plan>, other: Option<Plan>) {
+    if let Some(plan) = other
+        && best.as_ref().is_none_or(|best| plan.cost < best.cost)
+    {
+        monitor.observer.on_plan(&plan);
+        *best = Some(plan);
     }
 }
 
@@ -380,6 +677,9 @@ struct Restarts<'c, 't> {
     /// search that uses preferred operators, see `LAZY_RESTARTS_SHARE`);
     /// otherwise eager weighted A* with the heuristic alone.
     lazy: bool,
+    /// Lazy restarts pass each plan they find here, for eager restarts
+    /// to start from on another thread ([`lazy_and_eager_side_by_side`]).
+    speculation: Option<&'c Speculation>,
     /// The heuristic, built once for all restarts of both kinds unless it
     /// keeps per-state data, which belongs to one search (tables such as
     /// h_FF's relaxed task or the pattern databases are the same every
@@ -449,6 +749,9 @@ impl<'t> Restarts<'_, 't> {
                 .map(|plan| improve_if(self.improve, space, plan, generated, self.cancel))
             {
                 Some(plan) if plan.cost < bound => {
+                    if let Some(speculation) = self.speculation {
+                        speculation.publish(&plan);
+                    }
                     monitor.observer.on_plan(&plan);
                     *best = Some(plan);
                 }

@@ -235,7 +235,7 @@ fn run_first_turns(
 
 /// Progress reports the background search may have waiting before newer
 /// ones are dropped (they are forwarded once the first turns end).
-const PROGRESS_BACKLOG: usize = 16;
+pub(crate) const PROGRESS_BACKLOG: usize = 16;
 /// How often the caller's cancellation flag is looked at while waiting
 /// for the background search.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
@@ -380,7 +380,7 @@ impl Drop for StopOnDrop<'_> {
 }
 
 /// Joins the background thread, passing on its panic.
-fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
+pub(crate) fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
     handle
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
@@ -389,7 +389,11 @@ fn join<T>(handle: thread::ScopedJoinHandle<'_, T>) -> T {
 /// Passes the background search's progress to the caller's observer, its
 /// counts after the first turns', until the background thread ends;
 /// stops it when the caller cancels.
-fn forward_progress(progress: &Receiver<Progress>, stop: &AtomicBool, monitor: &mut Monitor<'_>) {
+pub(crate) fn forward_progress(
+    progress: &Receiver<Progress>,
+    stop: &AtomicBool,
+    monitor: &mut Monitor<'_>,
+) {
     let before = monitor.stats.clone();
     loop {
         match progress.recv_timeout(CANCEL_POLL) {
@@ -414,7 +418,7 @@ fn forward_progress(progress: &Receiver<Progress>, stop: &AtomicBool, monitor: &
 
 /// The background search's observer: its progress goes to the
 /// foreground thread (dropped while the backlog is full).
-struct ProgressSender(SyncSender<Progress>);
+pub(crate) struct ProgressSender(pub(crate) SyncSender<Progress>);
 
 impl SearchObserver for ProgressSender {
     fn on_progress(&mut self, progress: &Progress) {

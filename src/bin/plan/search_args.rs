@@ -39,7 +39,8 @@ pub struct SearchArgs {
     /// Threads to use: with 2 (the default, on machines with two or more
     /// cores) the default's last fallback turn (greedy search with
     /// novelty) starts on a second thread once the search has run 0.1 s,
-    /// beside the first turns, and A* and weighted A* (--optimal, the
+    /// beside the first turns, the default's eager improvement restarts
+    /// run beside its lazy ones, and A* and weighted A* (--optimal, the
     /// improvement restarts, a first turn once the last one has ended)
     /// evaluate new states on both threads after 1 000 evaluations; same
     /// plans and counts, sooner. 1 keeps to one thread.
