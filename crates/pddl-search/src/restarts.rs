@@ -12,7 +12,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
-use std::time::Instant;
 
 use pddl_ground::Task;
 use pddl_ground::task::Cost;
@@ -24,7 +23,9 @@ use crate::search_algorithms::eager::EagerParams;
 use crate::search_algorithms::lazy::{self, LazyParams};
 use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_cores};
 use crate::successor::StateSpace;
-use crate::turns::{PROGRESS_BACKLOG, ProgressSender, forward_progress, join, with_budget};
+use crate::turns::{
+    PROGRESS_BACKLOG, ProgressSender, background_monitor, forward_progress, join, with_budget,
+};
 use crate::{
     Engine, FOLLOW_FORCED, HeuristicKind, Outcome, Plan, SearchOptions, Statistics, astar_params,
     create_heuristic, eager_one_heuristic, improve_if, search_space,
@@ -270,14 +271,13 @@ fn lazy_and_eager_side_by_side<'t>(
             while let Some((generation, plan)) =
                 speculation.next_run(completed.as_ref().map(|run| run.generation))
             {
-                let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-                let mut monitor = Monitor::new(
-                    time_limit,
+                let mut monitor = background_monitor(
+                    deadline,
                     memory_limit,
+                    background_share.clone(),
                     &speculation.stop_run,
                     &mut observer,
                 );
-                monitor.share_memory(Some(background_share.clone()));
                 monitor.share_second_core(Some(&lazy_running));
                 monitor.set_evaluation_budget(Some(shares.eager));
                 let mut eager_best = Some(plan);

@@ -282,9 +282,13 @@ fn with_background_last_turn(
             let search = || {
                 let mut space = search_space(task, options);
                 let mut observer = ProgressSender(sender);
-                let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-                let mut monitor = Monitor::new(time_limit, memory_limit, &stop, &mut observer);
-                monitor.share_memory(Some(background_share));
+                let mut monitor = background_monitor(
+                    deadline,
+                    memory_limit,
+                    background_share,
+                    &stop,
+                    &mut observer,
+                );
                 let result = run_engine(&mut space, last, &mut monitor);
                 background_running.store(false, Ordering::Release);
                 monitor.release_shared_memory();
@@ -414,6 +418,22 @@ pub(crate) fn forward_progress(
             stop.store(true, Ordering::Relaxed);
         }
     }
+}
+
+/// The monitor of a search on another thread, beside the caller's: until
+/// the same `deadline`, its memory counted with the caller's search's
+/// through `share`, stopped by `stop`.
+pub(crate) fn background_monitor<'a>(
+    deadline: Option<Instant>,
+    memory_limit: Option<u64>,
+    share: MemoryShare,
+    stop: &'a AtomicBool,
+    observer: &'a mut ProgressSender,
+) -> Monitor<'a> {
+    let time_limit = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let mut monitor = Monitor::new(time_limit, memory_limit, stop, observer);
+    monitor.share_memory(Some(share));
+    monitor
 }
 
 /// The background search's observer: its progress goes to the
