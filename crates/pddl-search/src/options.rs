@@ -222,8 +222,10 @@ pub struct SearchOptions {
     /// After the first plan, keep searching for cheaper plans (weighted A*
     /// restarts with decreasing weights, pruning by the best cost found;
     /// after a greedy search with preferred operators, lazy ones with
-    /// preferred operators and goal count alternation, as LAMA's)
-    /// until the time limit or until the last plan is proven optimal; with
+    /// preferred operators and goal count alternation, as LAMA's, and
+    /// with [`SearchOptions::parallel_evaluation`] eager ones beside them
+    /// on a second thread) until the time limit or until the last plan is
+    /// proven optimal; with
     /// `improve_plans`, the last tenth of the time left after the first
     /// plan goes to the search of the best plan's neighbourhood.
     pub anytime: bool,

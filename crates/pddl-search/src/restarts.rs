@@ -161,11 +161,20 @@ pub(crate) fn after_first_plan<'t>(
                         monitor,
                         &mut restarts,
                         best,
-                        shares,
+                        Some(shares),
                     )
                 } else {
                     lazy_then_eager(space, monitor, &mut restarts, best, shares)
                 };
+            }
+            // --anytime: with a second thread, eager restarts beside the
+            // lazy ones.
+            None if lazy_first
+                && options.parallel_evaluation.is_some()
+                && available_cores() >= 2 =>
+            {
+                proven_optimal =
+                    lazy_and_eager_side_by_side(space, options, monitor, &mut restarts, best, None);
             }
             _ => proven_optimal = restarts.run(space, monitor, best),
         }
@@ -215,22 +224,31 @@ fn lazy_then_eager<'t>(
     restarts.run(space, monitor, best)
 }
 
-/// [`lazy_then_eager`] with the eager restarts on a second thread, started
-/// speculatively beside the lazy ones: from the first plan, and again from
-/// each plan the lazy restarts find. Once the lazy restarts end, the eager
-/// run that started from their best plan is the one [`lazy_then_eager`]
-/// would make after them (the earlier runs are stopped and not counted),
-/// so the plans, outcome and counts are the same, unless a limit or the
-/// caller stops the search; only the wall time shrinks, by however long
-/// that run had been going when the lazy restarts ended. The memory limit
-/// covers both threads together.
+/// The lazy restarts on this thread and eager ones beside them on a
+/// second thread. The memory limit covers both threads together.
+///
+/// With `shares`, [`lazy_then_eager`] sooner: the eager restarts start
+/// speculatively, from the first plan, and again from each plan the lazy
+/// restarts find. Once the lazy restarts end, the eager run that started
+/// from their best plan is the one [`lazy_then_eager`] would make after
+/// them (the earlier runs are stopped and not counted), so the plans,
+/// outcome and counts are the same, unless a limit or the caller stops
+/// the search; only the wall time shrinks, by however long that run had
+/// been going when the lazy restarts ended.
+///
+/// Without (`--anytime`), both kinds run until the time limit, the lazy
+/// ones as they would alone and the eager ones from the first plan, each
+/// bounded by its own plans; the cheaper plan is kept (each kind wins
+/// where the other stalls, see [`LAZY_RESTARTS_SHARE`]). Where the eager
+/// restarts prove their plan optimal first, the lazy ones still run to
+/// the time limit.
 fn lazy_and_eager_side_by_side<'t>(
     space: &mut StateSpace<'t>,
     options: &SearchOptions,
     monitor: &mut Monitor<'_>,
     restarts: &mut Restarts<'_, 't>,
     best: &mut Option<Plan>,
-    shares: RestartShares,
+    shares: Option<RestartShares>,
 ) -> bool {
     let Some(first) = best.clone() else {
         return false;
@@ -279,7 +297,7 @@ fn lazy_and_eager_side_by_side<'t>(
                     &mut observer,
                 );
                 monitor.share_second_core(Some(&lazy_running));
-                monitor.set_evaluation_budget(Some(shares.eager));
+                monitor.set_evaluation_budget(shares.map(|shares| shares.eager));
                 let mut eager_best = Some(plan);
                 let proven = restarts.run(&mut space, &mut monitor, &mut eager_best);
                 monitor.release_shared_memory();
@@ -296,13 +314,18 @@ fn lazy_and_eager_side_by_side<'t>(
         };
         let builder = thread::Builder::new().name("eager-restarts".into());
         let Ok(handle) = builder.spawn_scoped(scope, eager) else {
+            let Some(shares) = shares else {
+                restarts.lazy = true;
+                return restarts.run(space, monitor, best);
+            };
             return lazy_then_eager(space, monitor, restarts, best, shares);
         };
         monitor.share_memory(Some(foreground_share));
-        monitor.set_evaluation_budget(Some(monitor.stats.evaluated + shares.lazy));
+        let evaluated = monitor.stats.evaluated;
+        monitor.set_evaluation_budget(shares.map(|shares| evaluated + shares.lazy));
         let mut lazy = Restarts {
             lazy: true,
-            speculation: Some(&speculation),
+            speculation: shares.is_some().then_some(&speculation),
             kept: restarts.kept.take(),
             ..*restarts
         };

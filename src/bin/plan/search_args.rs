@@ -23,8 +23,10 @@ pub struct SearchArgs {
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
     /// Keep improving the plan until the time limit (or until proven
-    /// optimal): restarts for 90 % of the time left after the first plan,
-    /// then the neighbourhood search on the best one.
+    /// optimal): restarts for 90 % of the time left after the first plan
+    /// (after the default's first search, lazy ones and, with two
+    /// threads, eager ones beside them), then the neighbourhood search on
+    /// the best plan.
     #[arg(long)]
     pub anytime: bool,
     /// Greedy search: alternate also with open lists ordered by novelty
