@@ -342,6 +342,10 @@ fn lazy_and_eager_side_by_side<'t>(
             return true;
         }
         let last = speculation.last_plan();
+        // Reports queued while the lazy restarts ran may come from eager
+        // runs stopped since, with their own counts: only later ones are
+        // shown.
+        while progress.try_recv().is_ok() {}
         forward_progress(&progress, &speculation.stop_run, monitor);
         match join(handle) {
             Some(run) if run.generation == last => {
