@@ -128,8 +128,33 @@ pub fn search(
             .generated
             .saturating_mul(NEIGHBOURHOOD_BUDGET_PER_GENERATED);
         let stop = monitor.stop_check();
-        let shorter =
-            plan_improvement::shorten_through_neighbourhood(&mut space, plan, budget, &stop);
+        let runner_up = after
+            .runner_up
+            .filter(|other| other.operators != plan.operators);
+        let shorter = match runner_up {
+            // Near both plans, side by side (the runner-up's on a second
+            // thread, in a state space of its own); the cheaper result wins.
+            Some(other) => std::thread::scope(|scope| {
+                let near_other = scope.spawn(|| {
+                    let mut space = search_space(task, options);
+                    plan_improvement::shorten_through_neighbourhood(
+                        &mut space, &other, budget, &stop,
+                    )
+                });
+                let near_best = plan_improvement::shorten_through_neighbourhood(
+                    &mut space, plan, budget, &stop,
+                );
+                let near_other = turns::join(near_other);
+                if near_other.cost < near_best.cost {
+                    near_other
+                } else {
+                    near_best
+                }
+            }),
+            None => {
+                plan_improvement::shorten_through_neighbourhood(&mut space, plan, budget, &stop)
+            }
+        };
         if shorter.cost < plan.cost {
             monitor.observer.on_plan(&shorter);
             best = Some(shorter);

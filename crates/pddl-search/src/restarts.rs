@@ -39,6 +39,12 @@ pub(crate) struct AfterFirstPlan {
     pub lower_bound: Cost,
     /// Restarts ran.
     pub restarted: bool,
+    /// With `--anytime` on two threads, the costlier of the lazy and the
+    /// eager restarts' plans: the neighbourhood search starts from it too,
+    /// since near a costlier plan there may be a cheaper one than near the
+    /// best (woodworking p13: 445 near the lazy restarts' 595, nothing
+    /// cheaper near the eager ones' 465).
+    pub runner_up: Option<Plan>,
 }
 
 /// Tries to prove `best` (the first plan, if any, already shortened)
@@ -59,6 +65,7 @@ pub(crate) fn after_first_plan<'t>(
     let task = space.task;
     let improve = options.improve_plans && !proven_optimal;
     let mut restarted = false;
+    let mut runner_up = None;
     // A plan no costlier than an admissible estimate of the initial state
     // is optimal: nothing to improve, and restarts stop at that cost.
     let initial_bound = match &best {
@@ -76,6 +83,7 @@ pub(crate) fn after_first_plan<'t>(
                 proven_optimal,
                 lower_bound,
                 restarted: false,
+                runner_up: None,
             };
         }
     };
@@ -162,6 +170,7 @@ pub(crate) fn after_first_plan<'t>(
                         &mut restarts,
                         best,
                         Some(shares),
+                        &mut None,
                     )
                 } else {
                     lazy_then_eager(space, monitor, &mut restarts, best, shares)
@@ -173,8 +182,15 @@ pub(crate) fn after_first_plan<'t>(
                 && options.parallel_evaluation.is_some()
                 && available_cores() >= 2 =>
             {
-                proven_optimal =
-                    lazy_and_eager_side_by_side(space, options, monitor, &mut restarts, best, None);
+                proven_optimal = lazy_and_eager_side_by_side(
+                    space,
+                    options,
+                    monitor,
+                    &mut restarts,
+                    best,
+                    None,
+                    &mut runner_up,
+                );
             }
             _ => proven_optimal = restarts.run(space, monitor, best),
         }
@@ -186,6 +202,7 @@ pub(crate) fn after_first_plan<'t>(
         proven_optimal,
         lower_bound,
         restarted,
+        runner_up,
     }
 }
 
@@ -241,7 +258,8 @@ fn lazy_then_eager<'t>(
 /// bounded by its own plans; the cheaper plan is kept (each kind wins
 /// where the other stalls, see [`LAZY_RESTARTS_SHARE`]). Where the eager
 /// restarts prove their plan optimal first, the lazy ones still run to
-/// the time limit.
+/// the time limit. The plan of the kind that lost goes to `runner_up`.
+#[allow(clippy::too_many_arguments)]
 fn lazy_and_eager_side_by_side<'t>(
     space: &mut StateSpace<'t>,
     options: &SearchOptions,
@@ -249,6 +267,7 @@ fn lazy_and_eager_side_by_side<'t>(
     restarts: &mut Restarts<'_, 't>,
     best: &mut Option<Plan>,
     shares: Option<RestartShares>,
+    runner_up: &mut Option<Plan>,
 ) -> bool {
     let Some(first) = best.clone() else {
         return false;
@@ -350,7 +369,10 @@ fn lazy_and_eager_side_by_side<'t>(
         match join(handle) {
             Some(run) if run.generation == last => {
                 monitor.stats.absorb(&run.stats);
-                keep_cheaper(monitor, best, run.best);
+                let other = keep_cheaper(monitor, best, run.best);
+                if shares.is_none() {
+                    *runner_up = other;
+                }
                 run.proven
             }
             // Stopped by a limit or the caller.
@@ -474,13 +496,19 @@ impl Speculation {
     }
 }
 
-/// Keeps `other` in `best` (passing it to the observer) if it is cheaper.
-fn keep_cheaper(monitor: &mut Monitor<'_>, best: &mut Option<Plan>, other: Option<Plan>) {
-    if let Some(plan) = other
-        && best.as_ref().is_none_or(|best| plan.cost < best.cost)
-    {
-        monitor.observer.on_plan(&plan);
-        *best = Some(plan);
+/// Keeps `other` in `best` (passing it to the observer) if it is cheaper;
+/// returns the plan not kept.
+fn keep_cheaper(
+    monitor: &mut Monitor<'_>,
+    best: &mut Option<Plan>,
+    other: Option<Plan>,
+) -> Option<Plan> {
+    match other {
+        Some(plan) if best.as_ref().is_none_or(|best| plan.cost < best.cost) => {
+            monitor.observer.on_plan(&plan);
+            best.replace(plan)
+        }
+        other => other,
     }
 }
 
