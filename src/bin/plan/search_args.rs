@@ -26,7 +26,7 @@ pub struct SearchArgs {
     /// optimal): restarts for 90 % of the time left after the first plan
     /// (after the default's first search, lazy ones and, with two
     /// threads, eager ones beside them), then the neighbourhood search on
-    /// the best plan.
+    /// the best plan (with two threads, also on the other kind's).
     #[arg(long)]
     pub anytime: bool,
     /// Greedy search: alternate also with open lists ordered by novelty
