@@ -151,6 +151,10 @@ pub(crate) fn after_first_plan<'t>(
             speculation: None,
             kept: None,
         };
+        // Whether eager restarts may run on a second thread beside the
+        // lazy ones (asked only where they would: reading the core count
+        // costs about a tenth of a millisecond the first time).
+        let second_core = || options.parallel_evaluation.is_some() && available_cores() >= 2;
         match budget {
             Some(total) if lazy_first => {
                 let lazy_share = (total - monitor.stats.evaluated) * LAZY_RESTARTS_SHARE / 100;
@@ -159,10 +163,9 @@ pub(crate) fn after_first_plan<'t>(
                     lazy: lazy_share,
                     eager: eager_share,
                 };
-                proven_optimal = if options.parallel_evaluation.is_some()
-                    && eager_share >= SIDE_BY_SIDE_RESTART_EVALUATIONS
-                    && available_cores() >= 2
-                {
+                let side_by_side = (eager_share >= SIDE_BY_SIDE_RESTART_EVALUATIONS
+                    && second_core())
+                .then(|| {
                     lazy_and_eager_side_by_side(
                         space,
                         options,
@@ -170,27 +173,36 @@ pub(crate) fn after_first_plan<'t>(
                         &mut restarts,
                         best,
                         Some(shares),
-                        &mut None,
                     )
-                } else {
-                    lazy_then_eager(space, monitor, &mut restarts, best, shares)
+                })
+                .flatten();
+                proven_optimal = match side_by_side {
+                    Some(ended) => ended.proven_optimal,
+                    None => lazy_then_eager(space, monitor, &mut restarts, best, shares),
                 };
             }
             // --anytime: with a second thread, eager restarts beside the
             // lazy ones.
-            None if lazy_first
-                && options.parallel_evaluation.is_some()
-                && available_cores() >= 2 =>
-            {
-                proven_optimal = lazy_and_eager_side_by_side(
-                    space,
-                    options,
-                    monitor,
-                    &mut restarts,
-                    best,
-                    None,
-                    &mut runner_up,
-                );
+            None if lazy_first => {
+                let side_by_side = second_core()
+                    .then(|| {
+                        lazy_and_eager_side_by_side(
+                            space,
+                            options,
+                            monitor,
+                            &mut restarts,
+                            best,
+                            None,
+                        )
+                    })
+                    .flatten();
+                proven_optimal = match side_by_side {
+                    Some(ended) => {
+                        runner_up = ended.runner_up;
+                        ended.proven_optimal
+                    }
+                    None => restarts.run(space, monitor, best),
+                };
             }
             _ => proven_optimal = restarts.run(space, monitor, best),
         }
@@ -258,8 +270,9 @@ fn lazy_then_eager<'t>(
 /// bounded by its own plans; the cheaper plan is kept (each kind wins
 /// where the other stalls, see [`LAZY_RESTARTS_SHARE`]). Where the eager
 /// restarts prove their plan optimal first, the lazy ones still run to
-/// the time limit. The plan of the kind that lost goes to `runner_up`.
-#[allow(clippy::too_many_arguments)]
+/// the time limit, and the plan of the kind that lost is the runner-up.
+///
+/// `None` where no second thread could be started (nothing has run then).
 fn lazy_and_eager_side_by_side<'t>(
     space: &mut StateSpace<'t>,
     options: &SearchOptions,
@@ -267,11 +280,8 @@ fn lazy_and_eager_side_by_side<'t>(
     restarts: &mut Restarts<'_, 't>,
     best: &mut Option<Plan>,
     shares: Option<RestartShares>,
-    runner_up: &mut Option<Plan>,
-) -> bool {
-    let Some(first) = best.clone() else {
-        return false;
-    };
+) -> Option<SideBySide> {
+    let first = best.clone()?;
     let task = space.task;
     let speculation = Speculation::new(first);
     // Set while the lazy restarts run: the eager ones evaluate on both
@@ -332,13 +342,7 @@ fn lazy_and_eager_side_by_side<'t>(
             completed
         };
         let builder = thread::Builder::new().name("eager-restarts".into());
-        let Ok(handle) = builder.spawn_scoped(scope, eager) else {
-            let Some(shares) = shares else {
-                restarts.lazy = true;
-                return restarts.run(space, monitor, best);
-            };
-            return lazy_then_eager(space, monitor, restarts, best, shares);
-        };
+        let handle = builder.spawn_scoped(scope, eager).ok()?;
         monitor.share_memory(Some(foreground_share));
         let evaluated = monitor.stats.evaluated;
         monitor.set_evaluation_budget(shares.map(|shares| evaluated + shares.lazy));
@@ -358,7 +362,10 @@ fn lazy_and_eager_side_by_side<'t>(
             // started: their work is not counted.
             speculation.stop();
             join(handle);
-            return true;
+            return Some(SideBySide {
+                proven_optimal: true,
+                runner_up: None,
+            });
         }
         let last = speculation.last_plan();
         // Reports queued while the lazy restarts ran may come from eager
@@ -366,19 +373,30 @@ fn lazy_and_eager_side_by_side<'t>(
         // shown.
         while progress.try_recv().is_ok() {}
         forward_progress(&progress, &speculation.stop_run, monitor);
-        match join(handle) {
+        Some(match join(handle) {
             Some(run) if run.generation == last => {
                 monitor.stats.absorb(&run.stats);
                 let other = keep_cheaper(monitor, best, run.best);
-                if shares.is_none() {
-                    *runner_up = other;
+                SideBySide {
+                    proven_optimal: run.proven,
+                    runner_up: other.filter(|_| shares.is_none()),
                 }
-                run.proven
             }
             // Stopped by a limit or the caller.
-            _ => false,
-        }
+            _ => SideBySide {
+                proven_optimal: false,
+                runner_up: None,
+            },
+        })
     })
+}
+
+/// How [`lazy_and_eager_side_by_side`] ended.
+struct SideBySide {
+    /// The best plan is proven optimal.
+    proven_optimal: bool,
+    /// With `--anytime`, the plan of the kind whose plan was not kept.
+    runner_up: Option<Plan>,
 }
 
 /// An eager run of [`lazy_and_eager_side_by_side`] that was not stopped.
