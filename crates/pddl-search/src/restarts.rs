@@ -151,20 +151,24 @@ pub(crate) fn after_first_plan<'t>(
             speculation: None,
             kept: None,
         };
-        // Whether eager restarts may run on a second thread beside the
-        // lazy ones (asked only where they would: reading the core count
-        // costs about a tenth of a millisecond the first time).
-        let second_core = || options.parallel_evaluation.is_some() && available_cores() >= 2;
-        match budget {
-            Some(total) if lazy_first => {
-                let lazy_share = (total - monitor.stats.evaluated) * LAZY_RESTARTS_SHARE / 100;
-                let eager_share = total - monitor.stats.evaluated - lazy_share;
-                let shares = RestartShares {
-                    lazy: lazy_share,
-                    eager: eager_share,
-                };
-                let side_by_side = (eager_share >= SIDE_BY_SIDE_RESTART_EVALUATIONS
-                    && second_core())
+        if lazy_first {
+            // Shared by the two kinds (without --anytime).
+            let shares = budget.map(|total| {
+                let lazy = (total - monitor.stats.evaluated) * LAZY_RESTARTS_SHARE / 100;
+                RestartShares {
+                    lazy,
+                    eager: total - monitor.stats.evaluated - lazy,
+                }
+            });
+            // The eager restarts get a thread of their own where they have
+            // enough to do and the options allow a second thread (the core
+            // count is read only then: the first reading costs about a
+            // tenth of a millisecond).
+            let beside = shares
+                .is_none_or(|shares| shares.eager >= SIDE_BY_SIDE_RESTART_EVALUATIONS)
+                && options.parallel_evaluation.is_some()
+                && available_cores() >= 2;
+            let side_by_side = beside
                 .then(|| {
                     lazy_and_eager_side_by_side(
                         space,
@@ -172,39 +176,22 @@ pub(crate) fn after_first_plan<'t>(
                         monitor,
                         &mut restarts,
                         best,
-                        Some(shares),
+                        shares,
                     )
                 })
                 .flatten();
-                proven_optimal = match side_by_side {
-                    Some(ended) => ended.proven_optimal,
-                    None => lazy_then_eager(space, monitor, &mut restarts, best, shares),
-                };
-            }
-            // --anytime: with a second thread, eager restarts beside the
-            // lazy ones.
-            None if lazy_first => {
-                let side_by_side = second_core()
-                    .then(|| {
-                        lazy_and_eager_side_by_side(
-                            space,
-                            options,
-                            monitor,
-                            &mut restarts,
-                            best,
-                            None,
-                        )
-                    })
-                    .flatten();
-                proven_optimal = match side_by_side {
-                    Some(ended) => {
-                        runner_up = ended.runner_up;
-                        ended.proven_optimal
-                    }
-                    None => restarts.run(space, monitor, best),
-                };
-            }
-            _ => proven_optimal = restarts.run(space, monitor, best),
+            proven_optimal = match (side_by_side, shares) {
+                (Some(ended), _) => {
+                    runner_up = ended.runner_up;
+                    ended.proven_optimal
+                }
+                (None, Some(shares)) => {
+                    lazy_then_eager(space, monitor, &mut restarts, best, shares)
+                }
+                (None, None) => restarts.run(space, monitor, best),
+            };
+        } else {
+            proven_optimal = restarts.run(space, monitor, best);
         }
         monitor.set_evaluation_budget(None);
         monitor.set_time_limit(time_limit);
