@@ -244,6 +244,23 @@ fn anytime_plans_are_no_costlier_than_the_defaults() {
     }
 }
 
+/// After a short search the neighbourhood search on the final plan still
+/// gets enough operator applications to find a shortcut where the plan is
+/// far above its lower bound: depot p02's search generates 990 states,
+/// which earn 2 970 applications, and its plan stayed at 16 (the ferroplan
+/// runner's costs 15).
+#[test]
+fn a_short_search_leaves_the_neighbourhood_search_enough_to_shorten_the_plan() {
+    let Some(root) = shared() else {
+        eprintln!("skipping: ../shared/benchmarks is absent");
+        return;
+    };
+    let domain = root.join("depot").join("domain.pddl");
+    let problem = root.join("depot").join("p02.pddl");
+    let cost = solve_and_validate(&domain, &problem, &SearchOptions::satisficing_default());
+    assert_eq!(cost, Some(15));
+}
+
 /// The default's eager restarts run on a second thread beside the lazy
 /// ones where they have enough evaluations; the plans and counts are those
 /// of one thread. On these tasks the first plan is improved by the lazy

@@ -715,7 +715,13 @@ const WIDE_GAP_PERCENT: Cost = 160;
 /// Whether a plan of `cost` may be far from optimal by the lower bound
 /// `bound` (0: no bound computed, nothing known).
 pub(crate) fn leaves_wide_gap(cost: Cost, bound: Cost) -> bool {
-    bound > 0 && cost.saturating_mul(100) >= bound.saturating_mul(WIDE_GAP_PERCENT)
+    costs_at_least_percent_of_bound(cost, bound, WIDE_GAP_PERCENT)
+}
+
+/// Whether `cost` is at least `percent` % of the lower bound `bound`
+/// (false where no bound is known, `bound` 0).
+pub(crate) fn costs_at_least_percent_of_bound(cost: Cost, bound: Cost, percent: Cost) -> bool {
+    bound > 0 && cost.saturating_mul(100) >= bound.saturating_mul(percent)
 }
 
 /// The most evaluations of first-search turns that ended without a plan
