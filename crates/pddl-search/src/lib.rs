@@ -49,7 +49,7 @@ pub use result::{
 use search_algorithms::eager::{EagerParams, Priority};
 use search_algorithms::lazy::LazyParams;
 use search_algorithms::parallel_evaluation::with_parallel_evaluation;
-use search_algorithms::{IterationResult, Monitor, breadth_first, eager, lazy};
+use search_algorithms::{IterationResult, Monitor, available_cores, breadth_first, eager, lazy};
 pub use simulate::{SimulatedState, SimulationError, metric_value, simulate};
 use successor::StateSpace;
 
@@ -128,29 +128,39 @@ pub fn search(
         let runner_up = after
             .runner_up
             .filter(|other| other.operators != plan.operators);
+        let near = |space: &mut StateSpace<'_>, plan: &Plan| {
+            plan_improvement::shorten_through_neighbourhood(space, plan, budget, &stop)
+        };
         let shorter = match runner_up {
-            // Near both plans, side by side (the runner-up's on a second
-            // thread, in a state space of its own); the cheaper result wins.
-            Some(other) => std::thread::scope(|scope| {
-                let near_other = scope.spawn(|| {
-                    let mut space = search_space(task, options);
-                    plan_improvement::shorten_through_neighbourhood(
-                        &mut space, &other, budget, &stop,
-                    )
-                });
-                let near_best = plan_improvement::shorten_through_neighbourhood(
-                    &mut space, plan, budget, &stop,
-                );
-                let near_other = turns::join(near_other);
+            // Near both plans, the runner-up's in a state space of its own,
+            // on a second thread where there may be one; the cheaper result
+            // wins.
+            Some(other) => {
+                let near_other = || near(&mut search_space(task, options), &other);
+                let beside = budget >= SIDE_BY_SIDE_NEIGHBOURHOOD_APPLICATIONS
+                    && may_use_second_core(options);
+                let (near_best, near_other) = if beside {
+                    std::thread::scope(|scope| {
+                        let beside = std::thread::Builder::new()
+                            .name("neighbourhood".into())
+                            .spawn_scoped(scope, near_other);
+                        let near_best = near(&mut space, plan);
+                        let near_other = match beside {
+                            Ok(handle) => turns::join(handle),
+                            Err(_) => near_other(),
+                        };
+                        (near_best, near_other)
+                    })
+                } else {
+                    (near(&mut space, plan), near_other())
+                };
                 if near_other.cost < near_best.cost {
                     near_other
                 } else {
                     near_best
                 }
-            }),
-            None => {
-                plan_improvement::shorten_through_neighbourhood(&mut space, plan, budget, &stop)
             }
+            None => near(&mut space, plan),
         };
         if shorter.cost < plan.cost {
             monitor.observer.on_plan(&shorter);
@@ -174,6 +184,12 @@ pub fn search(
         lower_bound,
         statistics,
     }
+}
+
+/// Whether `options` allow a second thread and the process has a second
+/// core for it.
+pub(crate) fn may_use_second_core(options: &SearchOptions) -> bool {
+    options.parallel_evaluation.is_some() && available_cores() >= 2
 }
 
 /// The state space a search of `task` with `options` runs in: symmetry
@@ -225,6 +241,11 @@ const NEIGHBOURHOOD_BUDGET_PER_GENERATED: u64 = 3;
 const NEIGHBOURHOOD_FLOOR_APPLICATIONS: u64 = 20_000;
 /// See [`NEIGHBOURHOOD_FLOOR_APPLICATIONS`].
 const NEIGHBOURHOOD_GAP_PERCENT: Cost = 140;
+/// The neighbourhood search near a runner-up plan runs on a second thread
+/// where its budget is at least this many applications (about a
+/// millisecond's work): below that, a thread, a second state space and
+/// the first reading of the core count cost a noticeable part of it.
+const SIDE_BY_SIDE_NEIGHBOURHOOD_APPLICATIONS: u64 = 20_000;
 
 /// The operator applications of the neighbourhood search around a final
 /// plan of `cost`, after searches that generated `generated` states, with

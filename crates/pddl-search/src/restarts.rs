@@ -21,14 +21,14 @@ use crate::heuristics::{self, CostType};
 use crate::open_lists::AlternationOpenList;
 use crate::search_algorithms::eager::EagerParams;
 use crate::search_algorithms::lazy::{self, LazyParams};
-use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_cores};
+use crate::search_algorithms::{IterationResult, MemoryShare, Monitor};
 use crate::successor::StateSpace;
 use crate::turns::{
     PROGRESS_BACKLOG, ProgressSender, background_monitor, forward_progress, join, with_budget,
 };
 use crate::{
     Engine, FOLLOW_FORCED, HeuristicKind, Outcome, Plan, SearchOptions, Statistics, astar_params,
-    create_heuristic, eager_one_heuristic, improve_if, search_space,
+    create_heuristic, eager_one_heuristic, improve_if, may_use_second_core, search_space,
 };
 
 /// How the work after the first plan ended.
@@ -39,11 +39,12 @@ pub(crate) struct AfterFirstPlan {
     pub lower_bound: Cost,
     /// Restarts ran.
     pub restarted: bool,
-    /// With `--anytime` on two threads, the costlier of the lazy and the
-    /// eager restarts' plans: the neighbourhood search starts from it too,
-    /// since near a costlier plan there may be a cheaper one than near the
-    /// best (woodworking p13: 445 near the lazy restarts' 595, nothing
-    /// cheaper near the eager ones' 465).
+    /// The costlier of the lazy and the eager restarts' plans (with
+    /// `--anytime` on two threads; otherwise the lazy restarts' plan where
+    /// the eager ones found a cheaper one): the neighbourhood search starts
+    /// from it too, since near a costlier plan there may be a cheaper one
+    /// than near the best (woodworking p13 with `--anytime`: 445 near the
+    /// lazy restarts' 595, nothing cheaper near the eager ones' 465).
     pub runner_up: Option<Plan>,
 }
 
@@ -166,8 +167,7 @@ pub(crate) fn after_first_plan<'t>(
             // tenth of a millisecond).
             let beside = shares
                 .is_none_or(|shares| shares.eager >= SIDE_BY_SIDE_RESTART_EVALUATIONS)
-                && options.parallel_evaluation.is_some()
-                && available_cores() >= 2;
+                && may_use_second_core(options);
             let side_by_side = beside
                 .then(|| {
                     lazy_and_eager_side_by_side(
@@ -180,16 +180,18 @@ pub(crate) fn after_first_plan<'t>(
                     )
                 })
                 .flatten();
-            proven_optimal = match (side_by_side, shares) {
-                (Some(ended), _) => {
-                    runner_up = ended.runner_up;
-                    ended.proven_optimal
-                }
+            let ended = match (side_by_side, shares) {
+                (Some(ended), _) => ended,
                 (None, Some(shares)) => {
                     lazy_then_eager(space, monitor, &mut restarts, best, shares)
                 }
-                (None, None) => restarts.run(space, monitor, best),
+                (None, None) => KindsEnded {
+                    proven_optimal: restarts.run(space, monitor, best),
+                    runner_up: None,
+                },
             };
+            proven_optimal = ended.proven_optimal;
+            runner_up = ended.runner_up;
         } else {
             proven_optimal = restarts.run(space, monitor, best);
         }
@@ -221,23 +223,31 @@ const SIDE_BY_SIDE_RESTART_EVALUATIONS: u64 = 1_000;
 
 /// The default's restarts after a greedy first search with preferred
 /// operators: LAMA's lazy ones for `shares.lazy` evaluations, then eager
-/// ones for `shares.eager` from the lazy ones' best plan. Returns whether
-/// `best` was proven optimal.
+/// ones for `shares.eager` from the lazy ones' best plan.
 fn lazy_then_eager<'t>(
     space: &mut StateSpace<'t>,
     monitor: &mut Monitor<'_>,
     restarts: &mut Restarts<'_, 't>,
     best: &mut Option<Plan>,
     shares: RestartShares,
-) -> bool {
+) -> KindsEnded {
     monitor.set_evaluation_budget(Some(monitor.stats.evaluated + shares.lazy));
     restarts.lazy = true;
     if restarts.run(space, monitor, best) {
-        return true;
+        return KindsEnded {
+            proven_optimal: true,
+            runner_up: None,
+        };
     }
+    let lazy_best = best.clone();
     monitor.set_evaluation_budget(Some(monitor.stats.evaluated + shares.eager));
     restarts.lazy = false;
-    restarts.run(space, monitor, best)
+    let proven_optimal = restarts.run(space, monitor, best);
+    let runner_up = lazy_best.filter(|lazy| best.as_ref().is_some_and(|b| b.cost < lazy.cost));
+    KindsEnded {
+        proven_optimal,
+        runner_up,
+    }
 }
 
 /// The lazy restarts on this thread and eager ones beside them on a
@@ -267,7 +277,7 @@ fn lazy_and_eager_side_by_side<'t>(
     restarts: &mut Restarts<'_, 't>,
     best: &mut Option<Plan>,
     shares: Option<RestartShares>,
-) -> Option<SideBySide> {
+) -> Option<KindsEnded> {
     let first = best.clone()?;
     let task = space.task;
     let speculation = Speculation::new(first);
@@ -349,7 +359,7 @@ fn lazy_and_eager_side_by_side<'t>(
             // started: their work is not counted.
             speculation.stop();
             join(handle);
-            return Some(SideBySide {
+            return Some(KindsEnded {
                 proven_optimal: true,
                 runner_up: None,
             });
@@ -364,13 +374,13 @@ fn lazy_and_eager_side_by_side<'t>(
             Some(run) if run.generation == last => {
                 monitor.stats.absorb(&run.stats);
                 let other = keep_cheaper(monitor, best, run.best);
-                SideBySide {
+                KindsEnded {
                     proven_optimal: run.proven,
-                    runner_up: other.filter(|_| shares.is_none()),
+                    runner_up: other,
                 }
             }
             // Stopped by a limit or the caller.
-            _ => SideBySide {
+            _ => KindsEnded {
                 proven_optimal: false,
                 runner_up: None,
             },
@@ -378,11 +388,15 @@ fn lazy_and_eager_side_by_side<'t>(
     })
 }
 
-/// How [`lazy_and_eager_side_by_side`] ended.
-struct SideBySide {
+/// How the two kinds of restarts ended ([`lazy_then_eager`],
+/// [`lazy_and_eager_side_by_side`]).
+struct KindsEnded {
     /// The best plan is proven optimal.
     proven_optimal: bool,
-    /// With `--anytime`, the plan of the kind whose plan was not kept.
+    /// The plan of the kind whose plan was not kept, where there is one
+    /// (without `--anytime`, the lazy restarts' plan where the eager ones
+    /// found a cheaper one; the eager ones' own where they did not, the
+    /// same plan as the best).
     runner_up: Option<Plan>,
 }
 
