@@ -235,9 +235,8 @@ const NEIGHBOURHOOD_BUDGET_PER_GENERATED: u64 = 3;
 /// found with 10 000 applications); this many cost at most about a
 /// millisecond. Where the plan is close to its bound (logistics, rovers,
 /// satellite) a cheaper one rarely exists, and the floor would only add
-/// time to millisecond runs; more than this, or a higher cap on the
-/// expansions per plan step, found cheaper plans on more tasks but made
-/// visitall and elevators 6-20 % slower.
+/// time to millisecond runs; 100 000 found cheaper plans on more tasks
+/// (scanalyzer p09 62 → 54) but made visitall up to 11 % slower.
 const NEIGHBOURHOOD_FLOOR_APPLICATIONS: u64 = 20_000;
 /// See [`NEIGHBOURHOOD_FLOOR_APPLICATIONS`].
 const NEIGHBOURHOOD_GAP_PERCENT: Cost = 140;
