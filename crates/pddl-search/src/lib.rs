@@ -128,39 +128,11 @@ pub fn search(
         let runner_up = after
             .runner_up
             .filter(|other| other.operators != plan.operators);
-        let near = |space: &mut StateSpace<'_>, plan: &Plan| {
-            plan_improvement::shorten_through_neighbourhood(space, plan, budget, &stop)
-        };
         let shorter = match runner_up {
-            // Near both plans, the runner-up's in a state space of its own,
-            // on a second thread where there may be one; the cheaper result
-            // wins.
-            Some(other) => {
-                let near_other = || near(&mut search_space(task, options), &other);
-                let beside = budget >= SIDE_BY_SIDE_NEIGHBOURHOOD_APPLICATIONS
-                    && may_use_second_core(options);
-                let (near_best, near_other) = if beside {
-                    std::thread::scope(|scope| {
-                        let beside = std::thread::Builder::new()
-                            .name("neighbourhood".into())
-                            .spawn_scoped(scope, near_other);
-                        let near_best = near(&mut space, plan);
-                        let near_other = match beside {
-                            Ok(handle) => turns::join(handle),
-                            Err(_) => near_other(),
-                        };
-                        (near_best, near_other)
-                    })
-                } else {
-                    (near(&mut space, plan), near_other())
-                };
-                if near_other.cost < near_best.cost {
-                    near_other
-                } else {
-                    near_best
-                }
+            Some(other) => shorten_near_both(&mut space, options, plan, &other, budget, &stop),
+            None => {
+                plan_improvement::shorten_through_neighbourhood(&mut space, plan, budget, &stop)
             }
-            None => near(&mut space, plan),
         };
         if shorter.cost < plan.cost {
             monitor.observer.on_plan(&shorter);
@@ -183,6 +155,46 @@ pub fn search(
         proven_optimal,
         lower_bound,
         statistics,
+    }
+}
+
+/// The cheaper of the neighbourhood searches near `best` and near
+/// `other` (the runner-up, searched in a state space of its own), each
+/// with `budget` operator applications: side by side on a second thread
+/// where the budget is worth one and there may be one, one after the
+/// other otherwise, with the same result; `best`'s wins a tie.
+fn shorten_near_both(
+    space: &mut StateSpace<'_>,
+    options: &SearchOptions,
+    best: &Plan,
+    other: &Plan,
+    budget: u64,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Plan {
+    let near = |space: &mut StateSpace<'_>, plan: &Plan| {
+        plan_improvement::shorten_through_neighbourhood(space, plan, budget, stop)
+    };
+    let near_other = || near(&mut search_space(space.task, options), other);
+    let beside = budget >= SIDE_BY_SIDE_NEIGHBOURHOOD_APPLICATIONS && may_use_second_core(options);
+    let (near_best, near_other) = if beside {
+        std::thread::scope(|scope| {
+            let thread = std::thread::Builder::new()
+                .name("neighbourhood".into())
+                .spawn_scoped(scope, near_other);
+            let near_best = near(space, best);
+            let near_other = match thread {
+                Ok(handle) => turns::join(handle),
+                Err(_) => near_other(),
+            };
+            (near_best, near_other)
+        })
+    } else {
+        (near(space, best), near_other())
+    };
+    if near_other.cost < near_best.cost {
+        near_other
+    } else {
+        near_best
     }
 }
 

@@ -395,8 +395,8 @@ struct KindsEnded {
     proven_optimal: bool,
     /// The plan of the kind whose plan was not kept, where there is one
     /// (without `--anytime`, the lazy restarts' plan where the eager ones
-    /// found a cheaper one; the eager ones' own where they did not, the
-    /// same plan as the best).
+    /// found a cheaper one; where they did not, none, or on two threads
+    /// the best plan itself, which the neighbourhood search leaves out).
     runner_up: Option<Plan>,
 }
 
