@@ -13,7 +13,21 @@ pub const UNSUPPORTED: i32 = 3;
 pub const UNSOLVABLE: i32 = 4;
 /// The time limit was reached before a plan was found.
 pub const TIME_LIMIT: i32 = 5;
-/// The memory limit was reached before a plan was found.
+/// The memory limit was reached before a plan was found, or the ground
+/// task would exceed `--max-operators` or `--max-facts`.
 pub const MEMORY_LIMIT: i32 = 6;
 /// The search was interrupted (Ctrl-C) before a plan was found.
 pub const INTERRUPTED: i32 = 130;
+
+/// The exit status for a grounding error: a limit on the size of the
+/// ground task counts as the memory limit (it stands in for one), a
+/// stop before the end as the time limit.
+pub fn for_ground_error(error: &pddl_ground::GroundError) -> i32 {
+    use pddl_ground::GroundError;
+    match error {
+        GroundError::Unsupported { .. } => UNSUPPORTED,
+        GroundError::Invalid { .. } => FOUND_ERRORS,
+        GroundError::TooManyOperators { .. } | GroundError::TooManyFacts { .. } => MEMORY_LIMIT,
+        GroundError::Stopped => TIME_LIMIT,
+    }
+}

@@ -4,9 +4,9 @@ use crate::exit;
 use crate::load::{CheckedTask, LoadError, load_task};
 use pddl_ground::task::{CostModel, Name};
 use pddl_ground::{GroundError, GroundOptions, Task};
-use pddl_search::{Plan, SearchObserver, SearchOptions, SearchResult};
+use pddl_search::{Outcome, Plan, SearchObserver, SearchOptions, SearchResult};
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Why a task could not be solved before search started.
@@ -15,6 +15,10 @@ pub enum SolveError {
     /// Reading, parsing or checking failed.
     #[error(transparent)]
     Load(#[from] LoadError),
+    /// The time limit or the cancellation flag stopped grounding, before
+    /// any search.
+    #[error(transparent)]
+    Stopped(#[from] GroundingStopped),
     /// Grounding failed; `rendered` locates the cause where it has a
     /// location.
     #[error("{rendered}")]
@@ -31,13 +35,8 @@ impl SolveError {
     pub fn exit_status(&self) -> i32 {
         match self {
             SolveError::Load(e) => e.exit_status(),
-            SolveError::Ground { error, .. } => match **error {
-                GroundError::Unsupported { .. } => exit::UNSUPPORTED,
-                GroundError::Invalid { .. } => exit::FOUND_ERRORS,
-                GroundError::TooManyOperators { .. } | GroundError::TooManyFacts { .. } => {
-                    exit::MEMORY_LIMIT
-                }
-            },
+            SolveError::Stopped(stopped) => stopped.exit_status(),
+            SolveError::Ground { error, .. } => exit::for_ground_error(error),
         }
     }
 }
@@ -56,6 +55,90 @@ pub fn ground_checked(checked: &CheckedTask, options: &GroundOptions) -> Result<
             error: Box::new(error),
         }
     })
+}
+
+/// Grounds a checked task like [`ground_checked`], stopping also at
+/// `limit`'s deadline or cancellation ([`SolveError::Stopped`]).
+fn ground_within(
+    checked: &CheckedTask,
+    ground: &GroundOptions,
+    limit: &GroundingLimit<'_>,
+) -> Result<Task, SolveError> {
+    let stop = || limit.reached() || ground.stop.is_some_and(|stop| stop());
+    let options = GroundOptions {
+        stop: Some(&stop),
+        ..ground.clone()
+    };
+    ground_checked(checked, &options).map_err(|error| match error {
+        SolveError::Ground { error, .. } if matches!(*error, GroundError::Stopped) => {
+            SolveError::Stopped(limit.stopped())
+        }
+        other => other,
+    })
+}
+
+/// When grounding inside a call that started at `start`, with a time
+/// limit for the whole call, must stop: at the deadline, or once
+/// `cancel` is set.
+pub(crate) struct GroundingLimit<'c> {
+    start: Instant,
+    deadline: Option<Instant>,
+    cancel: &'c AtomicBool,
+}
+
+impl<'c> GroundingLimit<'c> {
+    /// For a call that started at `start` with `time_limit`.
+    pub(crate) fn new(
+        start: Instant,
+        time_limit: Option<Duration>,
+        cancel: &'c AtomicBool,
+    ) -> Self {
+        GroundingLimit {
+            start,
+            deadline: time_limit.and_then(|limit| start.checked_add(limit)),
+            cancel,
+        }
+    }
+
+    /// Whether grounding must stop now.
+    pub(crate) fn reached(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
+    /// Why grounding stopped, once it has: cancellation, or the deadline.
+    pub(crate) fn stopped(&self) -> GroundingStopped {
+        GroundingStopped {
+            outcome: if self.cancel.load(Ordering::Relaxed) {
+                Outcome::Cancelled
+            } else {
+                Outcome::TimeLimit
+            },
+            after: self.start.elapsed(),
+        }
+    }
+}
+
+/// Grounding was stopped by the time limit or the cancellation flag.
+#[derive(Clone, Copy, Debug, thiserror::Error)]
+#[error("{} while grounding, after {:.1} s", if .outcome == &Outcome::Cancelled { "interrupted" } else { "time limit reached" }, .after.as_secs_f64())]
+pub struct GroundingStopped {
+    /// [`Outcome::TimeLimit`] or [`Outcome::Cancelled`].
+    pub outcome: Outcome,
+    /// When, from the start of the call.
+    pub after: Duration,
+}
+
+impl GroundingStopped {
+    /// The `plan` exit status.
+    pub fn exit_status(&self) -> i32 {
+        match self.outcome {
+            Outcome::Cancelled => exit::INTERRUPTED,
+            _ => exit::TIME_LIMIT,
+        }
+    }
 }
 
 /// Wall-clock time of each phase of [`solve_files`].
@@ -82,11 +165,15 @@ pub struct Solution {
     pub times: PhaseTimes,
 }
 
-/// Reads, checks, grounds and solves a task. The time limit in `options`
-/// covers the whole call: search gets what parsing and grounding left.
+/// Reads, checks, grounds and solves a task, grounding within the limits
+/// of `ground` (`GroundOptions::default()` for the usual ones). The time
+/// limit in `options` covers the whole call: grounding stops at it, or
+/// when `cancel` is set, with [`SolveError::Stopped`], and search gets
+/// what parsing and grounding left.
 pub fn solve_files(
     domain: &Path,
     problem: &Path,
+    ground: &GroundOptions,
     options: &SearchOptions,
     cancel: &AtomicBool,
     observer: &mut dyn SearchObserver,
@@ -94,7 +181,8 @@ pub fn solve_files(
     let start = Instant::now();
     let checked = load_task(domain, problem)?;
     let parse = start.elapsed();
-    let task = ground_checked(&checked, &GroundOptions::default())?;
+    let limit = GroundingLimit::new(start, options.time_limit, cancel);
+    let task = ground_within(&checked, ground, &limit)?;
     let ground = start.elapsed() - parse;
     let options = with_time_spent(options, start.elapsed());
     let result = pddl_search::search(&task, &options, cancel, observer);

@@ -5,6 +5,7 @@
 //! sweep (`cargo test --release --test benchmark_plans -- --ignored`)
 //! takes every task.
 
+use planner::ground::GroundOptions;
 use planner::search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions};
 use planner::solve::{Solution, solve_files, validate_plan};
 use std::path::{Path, PathBuf};
@@ -58,6 +59,7 @@ fn solve(domain: &Path, problem: &Path, options: &SearchOptions) -> Solution {
     solve_files(
         domain,
         problem,
+        &GroundOptions::default(),
         options,
         &AtomicBool::new(false),
         &mut NoObserver,

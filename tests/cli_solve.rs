@@ -334,3 +334,88 @@ fn a_closed_output_pipe_ends_the_process_quietly() {
     // SIGPIPE is signal 13 on every Unix that Rust supports.
     assert_eq!(output.status.signal(), Some(13), "{stderr}");
 }
+
+/// A task whose grounding never ends in practice: one action with six
+/// parameters over 60 objects, 4.7 × 10^10 bindings.
+fn write_ungroundable_task(dir: &std::path::Path) -> (String, String) {
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    std::fs::write(
+        &domain,
+        "(define (domain wide) (:requirements :strips)
+           (:predicates (p ?x) (q ?a ?b ?c ?d ?e ?f))
+           (:action join :parameters (?a ?b ?c ?d ?e ?f)
+             :precondition (and (p ?a) (p ?b) (p ?c) (p ?d) (p ?e) (p ?f))
+             :effect (q ?a ?b ?c ?d ?e ?f)))",
+    )
+    .unwrap();
+    let objects: Vec<String> = (0..60).map(|i| format!("o{i}")).collect();
+    let init: Vec<String> = objects.iter().map(|o| format!("(p {o})")).collect();
+    std::fs::write(
+        &problem,
+        format!(
+            "(define (problem wide-1) (:domain wide) (:objects {}) (:init {}) (:goal (q o1 o2 o3 o4 o5 o6)))",
+            objects.join(" "),
+            init.join(" ")
+        ),
+    )
+    .unwrap();
+    let text = |path: std::path::PathBuf| path.to_str().unwrap().to_owned();
+    (text(domain), text(problem))
+}
+
+/// The time limit covers grounding: a task too large to ground stops at
+/// it with exit status 5 and says so, instead of running on.
+#[test]
+fn the_time_limit_stops_grounding() {
+    let dir = tempdir("ground-time-limit");
+    let (domain, problem) = write_ungroundable_task(&dir);
+    // Limits beyond what the run could reach, so that only time stops it.
+    let huge = "1000000000000";
+    let started = std::time::Instant::now();
+    let (status, stdout, stderr) = run(&[
+        &domain,
+        &problem,
+        "--time-limit",
+        "0.3",
+        "--max-operators",
+        huge,
+        "--max-facts",
+        huge,
+    ]);
+    assert_eq!(status, Some(5), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.starts_with("time limit reached while grounding, after 0."),
+        "{stderr}"
+    );
+    // Generous for a loaded machine; without the check it runs for hours.
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+}
+
+/// The grounding limits are flags of `plan` too, and the error names the
+/// flag that raises the limit it reached (exit status 6).
+#[test]
+fn grounding_limits_name_their_flags() {
+    let dir = tempdir("ground-limits");
+    let (domain, problem) = write_ungroundable_task(&dir);
+    for (flag, message) in [
+        (
+            "--max-operators",
+            "would exceed the limit of 1000 operators",
+        ),
+        ("--max-facts", "more than 1000 reachable facts"),
+    ] {
+        for command in [&[][..], &["ground"]] {
+            let mut args = command.to_vec();
+            args.extend([domain.as_str(), problem.as_str(), flag, "1000"]);
+            let (status, _, stderr) = run(&args);
+            assert_eq!(status, Some(6), "{args:?}: {stderr}");
+            assert!(stderr.contains(message), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("= note: `{flag} N` raises the limit")),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+}

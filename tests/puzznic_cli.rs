@@ -270,6 +270,44 @@ fn simulator_solve_honours_limits() {
     }
 }
 
+/// The time limit covers grounding: a 40 × 40 level of two kinds (about
+/// 1 000 tiles, millions of operators) stops at it with exit status 5.
+/// Its tiles stand in columns, kinds alternating like a checkerboard, so
+/// nothing falls or vanishes before the first move, with an empty column
+/// beside every two.
+#[test]
+fn solve_stops_grounding_at_the_time_limit() {
+    let scratch = temp_dir();
+    let level = scratch.path().join("large.txt");
+    let wall = "#".repeat(42);
+    let rows = (0..40).map(|row| {
+        let cells: String = (0..40)
+            .map(|col| match (col % 3, (row + col) % 2) {
+                (2, _) => '.',
+                (_, 0) => 'a',
+                _ => 'b',
+            })
+            .collect();
+        format!("#{cells}#")
+    });
+    let text: Vec<String> = std::iter::once(wall.clone())
+        .chain(rows)
+        .chain(std::iter::once(wall))
+        .collect();
+    std::fs::write(&level, text.join("\n") + "\n").expect("write");
+    let out = plan()
+        .args(["puzznic", "solve", "-q", "--time-limit", "0.2"])
+        .arg(&level)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    assert!(
+        stderr.contains("time limit reached while grounding, after "),
+        "{stderr}"
+    );
+}
+
 /// `plan puzznic show` also reads moves as `plan puzznic solve` describes
 /// them: the known solution of Game Boy level 127 clears it.
 #[test]

@@ -5,7 +5,8 @@ use super::Rules;
 use super::level::Level;
 use super::problem::{problem_pddl, timed_moves};
 use super::simulator::{Move, TimedMove};
-use pddl_ground::{GroundOptions, Task};
+use crate::solve::{GroundingLimit, GroundingStopped};
+use pddl_ground::{GroundError, GroundOptions, Task};
 use pddl_search::{SearchObserver, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -72,6 +73,9 @@ pub enum PlanLevelError {
     /// The grounder refused the task.
     #[error(transparent)]
     Ground(#[from] pddl_ground::GroundError),
+    /// The time limit or the cancellation flag stopped grounding.
+    #[error(transparent)]
+    Stopped(#[from] GroundingStopped),
     /// The planner's plan does not clear the level when the reference
     /// simulator plays it: a bug of the planner or of the domain.
     #[error("internal error: the plan does not clear the level in the reference simulator: {0}")]
@@ -83,6 +87,16 @@ pub fn ground_level(
     level: &Level,
     problem_name: &str,
     rules: Rules,
+) -> Result<Task, PlanLevelError> {
+    ground_level_within(level, problem_name, rules, &GroundOptions::default())
+}
+
+/// [`ground_level`] within the limits and stop condition of `ground`.
+fn ground_level_within(
+    level: &Level,
+    problem_name: &str,
+    rules: Rules,
+    ground: &GroundOptions,
 ) -> Result<Task, PlanLevelError> {
     let domain_text = rules.domain();
     let domain_file = rules.domain_file();
@@ -116,11 +130,7 @@ pub fn ground_level(
             &problem_text,
         )));
     }
-    Ok(pddl_ground::ground(
-        &domain,
-        &problem,
-        &GroundOptions::default(),
-    )?)
+    Ok(pddl_ground::ground(&domain, &problem, ground)?)
 }
 
 /// A plan for a level: the PDDL plan lines and the player moves in it.
@@ -172,7 +182,18 @@ pub fn plan_level(
     observer: &mut dyn SearchObserver,
 ) -> Result<(SearchResult, Option<LevelPlan>), PlanLevelError> {
     let start = Instant::now();
-    let task = ground_level(level, problem_name, rules)?;
+    // A level of the largest size grounds into millions of operators;
+    // grounding stops at the time limit and at `cancel` like the search.
+    let limit = GroundingLimit::new(start, options.time_limit, cancel);
+    let stop = || limit.reached();
+    let ground = GroundOptions {
+        stop: Some(&stop),
+        ..GroundOptions::default()
+    };
+    let task = match ground_level_within(level, problem_name, rules, &ground) {
+        Err(PlanLevelError::Ground(GroundError::Stopped)) => return Err(limit.stopped().into()),
+        task => task?,
+    };
     let options = crate::solve::with_time_spent(options, start.elapsed());
     let result = pddl_search::search(&task, &options, cancel, observer);
     let plan = result

@@ -19,6 +19,7 @@
 //! those positions.
 
 use crate::normalize::{Arg, Formula, LAtom, Model, ObjId, PredKind, QVar, VarId};
+use crate::stop::StopPoll;
 use crate::{GroundError, GroundOptions};
 use hashbrown::{HashMap, HashTable, hash_table};
 use std::collections::VecDeque;
@@ -583,14 +584,17 @@ impl Cands<'_> {
     }
 }
 
-struct Engine {
+struct Engine<'s> {
     relations: Vec<Relation>,
     rules: Vec<Rule>,
     /// Most head tuples one join may produce; beyond it grounding stops.
     emit_limit: usize,
+    /// The caller's stop condition, counted per candidate tuple: one join
+    /// can run for minutes on a task too large to ground.
+    stop: StopPoll<'s>,
 }
 
-impl Engine {
+impl Engine<'_> {
     fn filters_hold(&self, rule: &Rule, which: &[usize], bind: &[u32], key: &mut Vec<u32>) -> bool {
         which.iter().all(|&f| match &rule.filters[f] {
             Filter::Eq(a, b) => value(a, bind) == value(b, bind),
@@ -678,6 +682,10 @@ impl Engine {
             let step = &steps[level];
             let mut matched = false;
             while positions[level] < cands[level].len() {
+                if self.stop.tick(1) {
+                    // The caller sees `stop` and drops what was emitted.
+                    return emitted;
+                }
                 let i = cands[level].get(positions[level]);
                 positions[level] += 1;
                 for v in &step.new_vars {
@@ -826,6 +834,7 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
         relations: b.relations,
         rules: b.rules,
         emit_limit: options.max_facts.min(options.max_operators),
+        stop: StopPoll::new(options.stop),
     };
     let mut triggers: Vec<Vec<(u32, u32)>> = vec![Vec::new(); engine.relations.len()];
     // Per predicate, the rules waiting for a ground atom of it (looked up
@@ -872,13 +881,18 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
                           out: &mut Vec<u32>,
                           queue: &mut VecDeque<(u32, u32)>|
      -> Result<(), GroundError> {
+        if engine.stop.stopped() {
+            return Err(GroundError::Stopped);
+        }
         if emitted > engine.emit_limit {
+            // The emit limit is the lower of the two limits: name the one
+            // passed.
             return Err(match guarded.get(&head) {
-                Some(&ai) => GroundError::TooManyOperators {
+                Some(&ai) if emitted > options.max_operators => GroundError::TooManyOperators {
                     action: model.actions[ai].name.clone(),
                     limit: options.max_operators,
                 },
-                None => GroundError::TooManyFacts {
+                _ => GroundError::TooManyFacts {
                     limit: options.max_facts,
                 },
             });
@@ -930,6 +944,9 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
     }
     let mut tuple: Vec<u32> = Vec::new();
     while let Some((pred, i)) = queue.pop_front() {
+        if engine.stop.tick(1) {
+            return Err(GroundError::Stopped);
+        }
         let rel = &mut engine.relations[pred as usize];
         rel.process(i);
         tuple.clear();
@@ -969,6 +986,10 @@ pub(crate) fn reachability(model: &Model, options: &GroundOptions) -> Result<Rea
                 insert_out(&mut engine, head, emitted, &mut out, &mut queue)?;
             }
         }
+    }
+    // A join stopped without emitting anything leaves no other trace.
+    if engine.stop.stopped() {
+        return Err(GroundError::Stopped);
     }
     Ok(Reach {
         relations: engine.relations,

@@ -4,6 +4,7 @@
 
 use crate::datalog::Reach;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
+use crate::stop::StopPoll;
 use crate::task::{
     Axiom, ConditionalEffect, Conjunction, FactId, FluentId, GroundAtom, Name, NumCondition,
     NumEffect, NumExpr, Operator,
@@ -810,6 +811,7 @@ pub(crate) fn instantiate(
         .map(|&r| reach.relations[r as usize].len())
         .sum();
     let mut operators = Vec::with_capacity(bindings.min(1 << 16));
+    let stop = StopPoll::new(options.stop);
     let mut conditional_numeric = Vec::new();
     let mut conditional_count = 0usize;
     for (ai, action) in model.actions.iter().enumerate() {
@@ -821,6 +823,9 @@ pub(crate) fn instantiate(
         let mut bind = vec![0 as ObjId; action.num_vars];
         let mut start = 0;
         while start < order.len() {
+            if stop.tick(1) {
+                return Err(GroundError::Stopped);
+            }
             let params = &rel.tuple(order[start])[..n_params];
             let mut end = start + 1;
             while end < order.len() && &rel.tuple(order[end])[..n_params] == params {
@@ -860,6 +865,9 @@ pub(crate) fn instantiate(
                 continue;
             }
             let effects = gr.effects(action, &mut bind, &mut conditional_numeric)?;
+            // Quantified effects can make one binding thousands of
+            // conditional effects (Puzznic's matching step).
+            stop.tick(effects.conditional.len().try_into().unwrap_or(u32::MAX));
             if effects.add.is_empty()
                 && effects.del.is_empty()
                 && effects.numeric.is_empty()
@@ -899,6 +907,9 @@ pub(crate) fn instantiate(
         let mut bind = vec![0 as ObjId; d.num_vars];
         let vars: Vec<QVar> = d.params.iter().chain(&d.exists).copied().collect();
         for t in 0..rel.len() as u32 {
+            if stop.tick(1) {
+                return Err(GroundError::Stopped);
+            }
             let tuple = rel.tuple(t);
             for (q, &o) in vars.iter().zip(tuple) {
                 bind[q.var as usize] = o;

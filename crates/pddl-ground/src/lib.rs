@@ -50,7 +50,8 @@
 //!
 //! Limits: [`GroundOptions::max_operators`] and
 //! [`GroundOptions::max_facts`] stop grounding with an error before memory
-//! runs out; conditions deeper than 600 levels and quantifier expansions
+//! runs out, and [`GroundOptions::stop`] (a deadline, a cancellation flag)
+//! with [`GroundError::Stopped`] before the caller's time runs out; conditions deeper than 600 levels and quantifier expansions
 //! above two million nodes per condition are refused as unsupported.
 
 #![warn(missing_docs)]
@@ -60,6 +61,7 @@ pub mod dump;
 mod finish;
 mod instantiate;
 pub(crate) mod normalize;
+mod stop;
 mod symmetry;
 pub mod task;
 
@@ -70,24 +72,40 @@ use pddl_syntax::ast::{Domain, Problem};
 use std::time::{Duration, Instant};
 
 /// Limits and switches for grounding.
-#[derive(Clone, Debug)]
-pub struct GroundOptions {
+#[derive(Clone)]
+pub struct GroundOptions<'s> {
     /// Stop with [`GroundError::TooManyOperators`] once this many operators
     /// (or applicable bindings of one action) have been instantiated.
     pub max_operators: usize,
     /// Stop with [`GroundError::TooManyFacts`] once relaxed reachability
     /// has found this many facts.
     pub max_facts: usize,
+    /// Asked every few tenths of a millisecond of work; once it returns
+    /// true, grounding stops with [`GroundError::Stopped`]. A time limit
+    /// or a cancellation flag shared with another thread goes here.
+    /// `None`: grounding runs until it ends or a limit above stops it.
+    pub stop: Option<&'s dyn Fn() -> bool>,
 }
 
-impl Default for GroundOptions {
+impl Default for GroundOptions<'_> {
     /// Sized for a 24 GB machine: a ground operator takes a few hundred
-    /// bytes, a reachable fact well under a hundred.
+    /// bytes, a reachable fact well under a hundred. No stop condition.
     fn default() -> Self {
         GroundOptions {
             max_operators: 5_000_000,
             max_facts: 20_000_000,
+            stop: None,
         }
+    }
+}
+
+impl std::fmt::Debug for GroundOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroundOptions")
+            .field("max_operators", &self.max_operators)
+            .field("max_facts", &self.max_facts)
+            .field("stop", &self.stop.map(|_| "condition"))
+            .finish()
     }
 }
 
@@ -115,9 +133,7 @@ pub enum GroundError {
         in_problem: bool,
     },
     /// An action instantiated more operators than allowed.
-    #[error(
-        "grounding stopped: action `{action}` would exceed the limit of {limit} operators (raise --max-operators)"
-    )]
+    #[error("grounding stopped: action `{action}` would exceed the limit of {limit} operators")]
     TooManyOperators {
         /// The action schema that blew up.
         action: String,
@@ -130,6 +146,9 @@ pub enum GroundError {
         /// The limit in force.
         limit: usize,
     },
+    /// [`GroundOptions::stop`] said stop before grounding ended.
+    #[error("grounding stopped before it ended (time limit or cancellation)")]
+    Stopped,
 }
 
 impl GroundError {

@@ -744,3 +744,80 @@ fn conditional_effects_with_one_condition_are_merged() {
         assert_eq!(deleted, condition);
     }
 }
+
+/// One action with 6^5 = 7 776 bindings, each with a quantified
+/// conditional effect over 6 objects: enough work for grounding to ask its stop
+/// condition many times, in the reachability analysis and in the
+/// instantiation both.
+const WIDE_DOMAIN: &str = "
+(define (domain wide)
+  (:requirements :strips :conditional-effects)
+  (:predicates (p ?x) (q ?a ?b ?c ?d ?e) (r ?a ?x))
+  (:action join
+    :parameters (?a ?b ?c ?d ?e)
+    :precondition (and (p ?a) (p ?b) (p ?c) (p ?d) (p ?e))
+    :effect (and (q ?a ?b ?c ?d ?e)
+                 (forall (?x) (when (p ?x) (r ?a ?x))))))
+";
+
+const WIDE_PROBLEM: &str = "
+(define (problem wide-1) (:domain wide)
+  (:objects o1 o2 o3 o4 o5 o6)
+  (:init (p o1) (p o2) (p o3) (p o4) (p o5) (p o6))
+  (:goal (q o1 o2 o3 o4 o5)))
+";
+
+/// Grounds the wide task with a stop condition that says stop from its
+/// `stop_at`-th question on (never for `usize::MAX`); returns the result
+/// and how many times the condition was asked.
+fn ground_wide_stopping_at(stop_at: usize) -> (Result<Task, GroundError>, usize) {
+    let domain = pddl_syntax::parse_domain(WIDE_DOMAIN).expect("parses");
+    let problem = pddl_syntax::parse_problem(WIDE_PROBLEM).expect("parses");
+    let asked = std::cell::Cell::new(0usize);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() >= stop_at
+    };
+    let options = GroundOptions {
+        stop: Some(&stop),
+        ..GroundOptions::default()
+    };
+    let result = ground(&domain, &problem, &options);
+    (result, asked.get())
+}
+
+#[test]
+fn a_stop_condition_that_never_fires_changes_nothing() {
+    let (task, asked) = ground_wide_stopping_at(usize::MAX);
+    assert!(
+        asked >= 2,
+        "asked {asked} times: the task is too small to test"
+    );
+    assert_eq!(task.expect("grounds"), ok(WIDE_DOMAIN, WIDE_PROBLEM));
+}
+
+#[test]
+fn grounding_stopped_at_any_question_returns_stopped_or_the_whole_task() {
+    let (_, questions) = ground_wide_stopping_at(usize::MAX);
+    let whole = ok(WIDE_DOMAIN, WIDE_PROBLEM);
+    let mut stopped = 0;
+    for stop_at in 1..=questions {
+        match ground_wide_stopping_at(stop_at) {
+            (Err(GroundError::Stopped), asked) => {
+                assert_eq!(asked, stop_at, "asked again after it said stop");
+                stopped += 1;
+            }
+            // A stop asked for after the last piece of work is too late
+            // to matter: then the task must be whole.
+            (Ok(task), _) => assert_eq!(task, whole, "stopped at question {stop_at}"),
+            (Err(other), _) => panic!("stopped at question {stop_at}: {other}"),
+        }
+    }
+    assert!(
+        stopped >= 1,
+        "no question of {questions} could stop grounding"
+    );
+    let (result, asked) = ground_wide_stopping_at(1);
+    assert!(matches!(result, Err(GroundError::Stopped)));
+    assert_eq!(asked, 1);
+}

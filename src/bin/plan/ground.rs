@@ -1,8 +1,9 @@
 //! `plan ground`: read, parse, check and ground a task; print statistics
 //! (`--stats`) or the ground task (`--dump`).
 
+use crate::ground_limits::{GroundLimitArgs, limit_note};
 use planner::exit;
-use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
+use planner::ground::{GroundError, GroundStats, Task};
 use planner::load::{LoadError, check_parsed, parse_domain_file, parse_problem_file};
 use planner::syntax::SourceFile;
 use std::io::Write;
@@ -23,9 +24,8 @@ pub struct GroundArgs {
     /// Write the ground task in a readable text form to standard output.
     #[arg(long)]
     pub dump: bool,
-    /// Stop grounding once this many operators have been instantiated.
-    #[arg(long, value_name = "N", default_value_t = GroundOptions::default().max_operators)]
-    pub max_operators: usize,
+    #[command(flatten)]
+    pub limits: GroundLimitArgs,
 }
 
 pub fn run(args: GroundArgs) -> i32 {
@@ -64,10 +64,7 @@ pub fn run(args: GroundArgs) -> i32 {
         }
     }
 
-    let options = GroundOptions {
-        max_operators: args.max_operators,
-        ..GroundOptions::default()
-    };
+    let options = args.limits.options();
     let (task, stats) = match planner::ground::ground_with_stats(&domain, &problem, &options) {
         Ok(result) => result,
         Err(error) => return report_error(&error, &domain_file, &problem_file),
@@ -116,13 +113,10 @@ fn report_error(error: &GroundError, domain_file: &SourceFile, problem_file: &So
         }
         None => eprintln!("error: {error}"),
     }
-    match error {
-        GroundError::Unsupported { .. } => exit::UNSUPPORTED,
-        GroundError::Invalid { .. } => exit::FOUND_ERRORS,
-        GroundError::TooManyOperators { .. } | GroundError::TooManyFacts { .. } => {
-            exit::MEMORY_LIMIT
-        }
+    if let Some(note) = limit_note(error) {
+        eprintln!("{note}");
     }
+    exit::for_ground_error(error)
 }
 
 fn millis(d: Duration) -> String {

@@ -15,6 +15,7 @@
 mod check;
 mod generate;
 mod ground;
+mod ground_limits;
 mod interrupt;
 mod memory;
 mod output;
@@ -34,8 +35,9 @@ Exit status:
   2    input error: unreadable file, syntax error, bad argument
   3    unsupported PDDL feature
   4    unsolvable: the search space was exhausted without a plan
-  5    time limit reached
-  6    memory limit reached (default limit: 80 % of the available memory)
+  5    time limit reached (while grounding or searching)
+  6    memory limit reached (default limit: 80 % of the available memory),
+       or a grounding limit (--max-operators, --max-facts)
   130  interrupted
   141  killed by SIGPIPE: the reader of stdout went away";
 

@@ -308,7 +308,8 @@ fn solve(
     let (result, plan) = outcome.map_err(|e| {
         eprintln!("{e}");
         match e {
-            puzznic::PlanLevelError::Ground(_) => exit::UNSUPPORTED,
+            puzznic::PlanLevelError::Ground(error) => exit::for_ground_error(&error),
+            puzznic::PlanLevelError::Stopped(stopped) => stopped.exit_status(),
             puzznic::PlanLevelError::Pddl(_) | puzznic::PlanLevelError::Rejected(_) => {
                 exit::FOUND_ERRORS
             }

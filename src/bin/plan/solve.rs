@@ -3,8 +3,9 @@
 use planner::exit;
 use planner::ground::task::CostModel;
 use planner::search::{Outcome, SearchOptions};
-use planner::solve::{Solution, plan_text, solve_files};
+use planner::solve::{Solution, SolveError, plan_text, solve_files};
 
+use crate::ground_limits::{GroundLimitArgs, limit_note};
 use crate::progress::ProgressPrinter;
 use crate::search_args::{Configurations, SearchArgs};
 use std::path::PathBuf;
@@ -22,6 +23,8 @@ pub struct SolveArgs {
     pub optimal: bool,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub ground: GroundLimitArgs,
     /// Write the plan to this file instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -54,12 +57,19 @@ pub fn run(args: SolveArgs) -> i32 {
     };
     let cancel = crate::interrupt::cancel_flag();
     let mut progress = ProgressPrinter::new(args.quiet || args.json);
-    let solution = match solve_files(domain, problem, &options, cancel, &mut progress) {
+    let ground = args.ground.options();
+    let solution = match solve_files(domain, problem, &ground, &options, cancel, &mut progress) {
         Ok(solution) => solution,
         Err(error) => {
+            progress.finish();
             eprint!("{error}");
             if !error.to_string().ends_with('\n') {
                 eprintln!();
+            }
+            if let SolveError::Ground { error, .. } = &error
+                && let Some(note) = limit_note(error)
+            {
+                eprintln!("{note}");
             }
             return error.exit_status();
         }

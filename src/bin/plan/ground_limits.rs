@@ -1,0 +1,39 @@
+//! The grounding limits that `plan` (solving) and `plan ground` share,
+//! and the hint that names them when one is reached.
+
+use planner::ground::{GroundError, GroundOptions};
+
+#[derive(clap::Args, Debug)]
+pub struct GroundLimitArgs {
+    /// Stop grounding (exit status 6) once this many operators have been
+    /// instantiated: a task that large would not fit in memory.
+    #[arg(long, value_name = "N", default_value_t = GroundOptions::default().max_operators)]
+    pub max_operators: usize,
+    /// Stop grounding (exit status 6) once relaxed reachability has found
+    /// this many facts.
+    #[arg(long, value_name = "N", default_value_t = GroundOptions::default().max_facts)]
+    pub max_facts: usize,
+}
+
+impl GroundLimitArgs {
+    /// The grounder's options with these limits (no stop condition).
+    pub fn options(&self) -> GroundOptions<'static> {
+        GroundOptions {
+            max_operators: self.max_operators,
+            max_facts: self.max_facts,
+            ..GroundOptions::default()
+        }
+    }
+}
+
+/// The note that follows a grounding error on stderr: which flag raises
+/// the limit it reached, if it reached one.
+pub fn limit_note(error: &GroundError) -> Option<&'static str> {
+    match error {
+        GroundError::TooManyOperators { .. } => {
+            Some("  = note: `--max-operators N` raises the limit")
+        }
+        GroundError::TooManyFacts { .. } => Some("  = note: `--max-facts N` raises the limit"),
+        _ => None,
+    }
+}
