@@ -105,8 +105,21 @@ impl Diagnostic {
         let start_in_line = self.span.start - line_start;
         let end_in_line =
             (self.span.end.max(self.span.start + 1) - line_start).min(line_text.len());
-        let before = line_text.get(..start_in_line).unwrap_or("");
-        let under = line_text.get(start_in_line..end_in_line).unwrap_or("");
+        // A span may start or end inside a character that stands in for
+        // bytes that were not UTF-8: widen it to whole characters.
+        let mut start_in_line = start_in_line.min(line_text.len());
+        while !line_text.is_char_boundary(start_in_line) {
+            start_in_line -= 1;
+        }
+        let mut end_in_line = end_in_line.max(start_in_line);
+        while !line_text.is_char_boundary(end_in_line) {
+            end_in_line += 1;
+        }
+        let (line_text, before, under) = clip_long_line(
+            line_text.get(..start_in_line).unwrap_or(""),
+            line_text.get(start_in_line..end_in_line).unwrap_or(""),
+            line_text.get(end_in_line..).unwrap_or(""),
+        );
         let caret_pad: String = before
             .chars()
             .map(|c| if c == '\t' { '\t' } else { ' ' })
@@ -125,6 +138,43 @@ impl Diagnostic {
         }
         out
     }
+}
+
+/// Source lines longer than this many characters are shown as a window
+/// of about this many around the span: generated problems often put
+/// thousands of characters on one line.
+const MAX_SHOWN_CHARS: usize = 120;
+/// How many characters before the span such a window keeps.
+const SHOWN_BEFORE_SPAN: usize = 40;
+
+/// The line to show, split around the span as (`line`, the part before
+/// the span, the span's part): the whole line if it is short, otherwise
+/// [`MAX_SHOWN_CHARS`] characters or so around the span, each cut end
+/// marked with `…`.
+fn clip_long_line(before: &str, under: &str, after: &str) -> (String, String, String) {
+    let count = |text: &str| text.chars().count();
+    if count(before) + count(under) + count(after) <= MAX_SHOWN_CHARS {
+        return (
+            format!("{before}{under}{after}"),
+            before.into(),
+            under.into(),
+        );
+    }
+    let shown_before: String = match count(before).checked_sub(SHOWN_BEFORE_SPAN) {
+        Some(skip) if skip > 0 => std::iter::once('…')
+            .chain(before.chars().skip(skip))
+            .collect(),
+        _ => before.into(),
+    };
+    let room = MAX_SHOWN_CHARS.saturating_sub(count(&shown_before));
+    let shown_under: String = under.chars().take(room.max(1)).collect();
+    let room = room.saturating_sub(count(&shown_under));
+    let mut shown_after: String = after.chars().take(room).collect();
+    if count(&shown_under) < count(under) || count(&shown_after) < count(after) {
+        shown_after.push('…');
+    }
+    let line = format!("{shown_before}{shown_under}{shown_after}");
+    (line, shown_before, shown_under)
 }
 
 /// The diagnostics of one failed step, as an error value.

@@ -191,6 +191,37 @@ fn rendered_diagnostic_shows_line_and_caret() {
     assert!(rendered.contains("^^^^^"), "{rendered}");
 }
 
+/// A generated problem on one line of thousands of characters: the error
+/// shows a window of the line around the span, each cut end marked, with
+/// the caret under the offending text; the location is the real one.
+#[test]
+fn rendered_diagnostic_shows_a_window_of_a_long_line() {
+    let objects: String = (0..300).map(|i| format!("o{i} ")).collect();
+    let atoms: String = (0..300).map(|i| format!("(p o{i}) ")).collect();
+    let text = format!(
+        "(define (problem p) (:domain d) (:objects {objects}) (:gaol (p o2)) (:init {atoms}))"
+    );
+    let errors = problem_errors(&text);
+    let rendered = errors[0].render(&SourceFile::new("p.pddl", text.as_str()));
+    let column = text.find("(:gaol").expect("present") + 2;
+    assert!(
+        rendered.contains(&format!(" --> p.pddl:1:{column}\n")),
+        "{rendered}"
+    );
+    let lines: Vec<&str> = rendered.lines().collect();
+    let shown = lines[3].strip_prefix("1 | ").expect("the source line");
+    let carets = lines[4].strip_prefix("  | ").expect("the caret line");
+    assert!(shown.starts_with('…') && shown.ends_with('…'), "{rendered}");
+    assert!(shown.chars().count() <= 125, "{rendered}");
+    let caret = carets.find('^').expect("a caret");
+    let pointed: String = shown.chars().skip(caret).take(5).collect();
+    assert_eq!(pointed, ":gaol", "{rendered}");
+    // A line that fits is shown whole.
+    let short = "(define (problem p) (:domain d) (:gaol (p)))";
+    let rendered = problem_errors(short)[0].render(&SourceFile::new("p.pddl", short));
+    assert!(rendered.contains(&format!("1 | {short}\n")), "{rendered}");
+}
+
 #[test]
 fn names_are_lower_cased_and_comments_whitespace_ignored() {
     let text = "; header\r\n(DEFINE (Domain Blocks_World-2) ; c\r\n\t(:PREDICATES (On ?X ?y-1))\r\n\t(:action Move-It :parameters (?X) :precondition () :effect ()))";
