@@ -9,6 +9,7 @@ pub mod exit;
 pub mod generate;
 pub mod input;
 pub mod load;
+pub mod memory;
 pub mod puzznic;
 pub mod solve;
 

@@ -5,6 +5,7 @@ use crate::load::{CheckedTask, LoadError, load_task};
 use pddl_ground::task::{CostModel, Name};
 use pddl_ground::{GroundError, GroundOptions, Task};
 use pddl_search::{Outcome, Plan, SearchObserver, SearchOptions, SearchResult};
+use std::cell::Cell;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -57,8 +58,8 @@ pub fn ground_checked(checked: &CheckedTask, options: &GroundOptions) -> Result<
     })
 }
 
-/// Grounds a checked task like [`ground_checked`], stopping also at
-/// `limit`'s deadline or cancellation ([`SolveError::Stopped`]).
+/// Grounds a checked task like [`ground_checked`], stopping also where
+/// `limit` says ([`SolveError::Stopped`]).
 fn ground_within(
     checked: &CheckedTask,
     ground: &GroundOptions,
@@ -78,54 +79,96 @@ fn ground_within(
 }
 
 /// When grounding inside a call that started at `start`, with a time
-/// limit for the whole call, must stop: at the deadline, or once
-/// `cancel` is set.
+/// limit for the whole call and a memory limit, must stop: at the
+/// deadline, once the process's resident memory exceeds the memory limit,
+/// or once `cancel` is set.
 pub(crate) struct GroundingLimit<'c> {
     start: Instant,
     deadline: Option<Instant>,
+    memory_limit_bytes: Option<u64>,
     cancel: &'c AtomicBool,
+    /// When the resident memory was last read (reading it takes a few
+    /// microseconds, a thousand times a poll of the clock).
+    memory_read: Cell<Instant>,
+    memory_exceeded: Cell<bool>,
 }
 
+/// How often [`GroundingLimit`] reads the resident memory at most. The
+/// grounder grows by up to a few hundred MB a second.
+const MEMORY_READ_INTERVAL: Duration = Duration::from_millis(10);
+
 impl<'c> GroundingLimit<'c> {
-    /// For a call that started at `start` with `time_limit`.
+    /// For a call that started at `start` with `time_limit` and
+    /// `memory_limit_bytes`.
     pub(crate) fn new(
         start: Instant,
         time_limit: Option<Duration>,
+        memory_limit_bytes: Option<u64>,
         cancel: &'c AtomicBool,
     ) -> Self {
         GroundingLimit {
             start,
             deadline: time_limit.and_then(|limit| start.checked_add(limit)),
+            memory_limit_bytes,
             cancel,
+            memory_read: Cell::new(start),
+            memory_exceeded: Cell::new(false),
         }
     }
 
     /// Whether grounding must stop now.
     pub(crate) fn reached(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-            || self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+        if self.cancel.load(Ordering::Relaxed) || self.memory_exceeded.get() {
+            return true;
+        }
+        let now = Instant::now();
+        if self.deadline.is_some_and(|deadline| now >= deadline) {
+            return true;
+        }
+        if let Some(limit) = self.memory_limit_bytes
+            && now.duration_since(self.memory_read.get()) >= MEMORY_READ_INTERVAL
+        {
+            self.memory_read.set(now);
+            let exceeded = crate::memory::resident_bytes().is_some_and(|bytes| bytes > limit);
+            self.memory_exceeded.set(exceeded);
+        }
+        self.memory_exceeded.get()
     }
 
-    /// Why grounding stopped, once it has: cancellation, or the deadline.
+    /// Why grounding stopped, once it has: cancellation (also when a stop
+    /// condition of the caller's stopped it), the memory limit or the
+    /// deadline.
     pub(crate) fn stopped(&self) -> GroundingStopped {
+        let outcome = if self.cancel.load(Ordering::Relaxed) {
+            Outcome::Cancelled
+        } else if self.memory_exceeded.get() {
+            Outcome::MemoryLimit
+        } else if self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            Outcome::TimeLimit
+        } else {
+            Outcome::Cancelled
+        };
         GroundingStopped {
-            outcome: if self.cancel.load(Ordering::Relaxed) {
-                Outcome::Cancelled
-            } else {
-                Outcome::TimeLimit
-            },
+            outcome,
             after: self.start.elapsed(),
         }
     }
 }
 
-/// Grounding was stopped by the time limit or the cancellation flag.
+/// Grounding was stopped by a limit or the cancellation flag.
 #[derive(Clone, Copy, Debug, thiserror::Error)]
-#[error("{} while grounding, after {:.1} s", if .outcome == &Outcome::Cancelled { "interrupted" } else { "time limit reached" }, .after.as_secs_f64())]
+#[error("{} while grounding, after {:.1} s", match .outcome {
+    Outcome::Cancelled => "interrupted",
+    Outcome::MemoryLimit => "memory limit reached",
+    _ => "time limit reached",
+}, .after.as_secs_f64())]
 pub struct GroundingStopped {
-    /// [`Outcome::TimeLimit`] or [`Outcome::Cancelled`].
+    /// [`Outcome::TimeLimit`], [`Outcome::MemoryLimit`] (the process's
+    /// resident memory exceeded the search's memory limit) or
+    /// [`Outcome::Cancelled`].
     pub outcome: Outcome,
     /// When, from the start of the call.
     pub after: Duration,
@@ -136,6 +179,7 @@ impl GroundingStopped {
     pub fn exit_status(&self) -> i32 {
         match self.outcome {
             Outcome::Cancelled => exit::INTERRUPTED,
+            Outcome::MemoryLimit => exit::MEMORY_LIMIT,
             _ => exit::TIME_LIMIT,
         }
     }
@@ -181,7 +225,12 @@ pub fn solve_files(
     let start = Instant::now();
     let checked = load_task(domain, problem)?;
     let parse = start.elapsed();
-    let limit = GroundingLimit::new(start, options.time_limit, cancel);
+    let limit = GroundingLimit::new(
+        start,
+        options.time_limit,
+        options.memory_limit_bytes,
+        cancel,
+    );
     let task = ground_within(&checked, ground, &limit)?;
     let ground = start.elapsed() - parse;
     let options = with_time_spent(options, start.elapsed());

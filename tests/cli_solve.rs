@@ -393,6 +393,30 @@ fn the_time_limit_stops_grounding() {
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 }
 
+/// The memory limit covers grounding: the process's resident memory is
+/// checked while it grows (exit status 6).
+#[test]
+fn the_memory_limit_stops_grounding() {
+    let dir = tempdir("ground-memory-limit");
+    let (domain, problem) = write_ungroundable_task(&dir);
+    let huge = "1000000000000";
+    let (status, _, stderr) = run(&[
+        &domain,
+        &problem,
+        "--memory-limit",
+        "100",
+        "--max-operators",
+        huge,
+        "--max-facts",
+        huge,
+    ]);
+    assert_eq!(status, Some(6), "{stderr}");
+    assert!(
+        stderr.starts_with("memory limit reached while grounding, after "),
+        "{stderr}"
+    );
+}
+
 /// The grounding limits are flags of `plan` too, and the error names the
 /// flag that raises the limit it reached (exit status 6).
 #[test]

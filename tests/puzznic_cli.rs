@@ -270,18 +270,34 @@ fn simulator_solve_honours_limits() {
     }
 }
 
-/// The time limit covers grounding: a 40 × 40 level of two kinds (about
-/// 1 000 tiles, millions of operators) stops at it with exit status 5.
-/// Its tiles stand in columns, kinds alternating like a checkerboard, so
-/// nothing falls or vanishes before the first move, with an empty column
-/// beside every two.
+/// A level whose problem would not fit in memory is refused before any
+/// PDDL is made: 2 400 tiles of two kinds make 2.9 million `same-kind`
+/// facts.
 #[test]
-fn solve_stops_grounding_at_the_time_limit() {
+fn solve_refuses_a_level_too_large_for_the_planner() {
     let scratch = temp_dir();
-    let level = scratch.path().join("large.txt");
-    let wall = "#".repeat(42);
-    let rows = (0..40).map(|row| {
-        let cells: String = (0..40)
+    let level = scratch.path().join("huge.txt");
+    std::fs::write(&level, checkerboard_level(60)).expect("write");
+    let out = plan()
+        .args(["puzznic", "solve", "-q"])
+        .arg(&level)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{stderr}");
+    assert!(
+        stderr.contains("level too large for the planner: its tiles make 2877600 `same-kind` facts, more than 1000000"),
+        "{stderr}"
+    );
+}
+
+/// A `side` × `side` level of two kinds whose tiles stand in columns,
+/// kinds alternating like a checkerboard, so nothing falls or vanishes
+/// before the first move, with an empty column beside every two.
+fn checkerboard_level(side: usize) -> String {
+    let wall = "#".repeat(side + 2);
+    let rows = (0..side).map(|row| {
+        let cells: String = (0..side)
             .map(|col| match (col % 3, (row + col) % 2) {
                 (2, _) => '.',
                 (_, 0) => 'a',
@@ -290,11 +306,20 @@ fn solve_stops_grounding_at_the_time_limit() {
             .collect();
         format!("#{cells}#")
     });
-    let text: Vec<String> = std::iter::once(wall.clone())
+    let lines: Vec<String> = std::iter::once(wall.clone())
         .chain(rows)
         .chain(std::iter::once(wall))
         .collect();
-    std::fs::write(&level, text.join("\n") + "\n").expect("write");
+    lines.join("\n") + "\n"
+}
+
+/// The time limit covers grounding: a 40 × 40 level of two kinds (about
+/// 1 000 tiles, millions of operators) stops at it with exit status 5.
+#[test]
+fn solve_stops_grounding_at_the_time_limit() {
+    let scratch = temp_dir();
+    let level = scratch.path().join("large.txt");
+    std::fs::write(&level, checkerboard_level(40)).expect("write");
     let out = plan()
         .args(["puzznic", "solve", "-q", "--time-limit", "0.2"])
         .arg(&level)

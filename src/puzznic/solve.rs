@@ -73,9 +73,20 @@ pub enum PlanLevelError {
     /// The grounder refused the task.
     #[error(transparent)]
     Ground(#[from] pddl_ground::GroundError),
-    /// The time limit or the cancellation flag stopped grounding.
+    /// The time limit, the memory limit or the cancellation flag stopped
+    /// grounding.
     #[error(transparent)]
     Stopped(#[from] GroundingStopped),
+    /// The level has so many tiles of one kind that its problem would not
+    /// fit in memory: one `same-kind` fact per ordered pair of tiles of a
+    /// kind.
+    #[error(
+        "level too large for the planner: its tiles make {same_kind_facts} `same-kind` facts, more than {MAX_SAME_KIND_FACTS} (one per ordered pair of tiles of a kind); `--simulator` searches it without PDDL"
+    )]
+    TooLarge {
+        /// How many the level would make.
+        same_kind_facts: usize,
+    },
     /// The planner's plan does not clear the level when the reference
     /// simulator plays it: a bug of the planner or of the domain.
     #[error("internal error: the plan does not clear the level in the reference simulator: {0}")]
@@ -91,6 +102,12 @@ pub fn ground_level(
     ground_level_within(level, problem_name, rules, &GroundOptions::default())
 }
 
+/// The most `same-kind` facts a level handed to the planner may have:
+/// about 40 MB of PDDL, parsed into about half a GB. A 98 × 98 level of
+/// two kinds has 20.9 million, whose 824 MB problem took 9.3 GB and 28 s
+/// to parse and check; the Game Boy levels have at most 222 (035).
+pub const MAX_SAME_KIND_FACTS: usize = 1_000_000;
+
 /// [`ground_level`] within the limits and stop condition of `ground`.
 fn ground_level_within(
     level: &Level,
@@ -98,6 +115,15 @@ fn ground_level_within(
     rules: Rules,
     ground: &GroundOptions,
 ) -> Result<Task, PlanLevelError> {
+    let same_kind_facts: usize = level
+        .board
+        .kind_counts()
+        .iter()
+        .map(|&tiles| tiles * tiles.saturating_sub(1))
+        .sum();
+    if same_kind_facts > MAX_SAME_KIND_FACTS {
+        return Err(PlanLevelError::TooLarge { same_kind_facts });
+    }
     let domain_text = rules.domain();
     let domain_file = rules.domain_file();
     let problem_text = problem_pddl(level, problem_name);
@@ -183,8 +209,13 @@ pub fn plan_level(
 ) -> Result<(SearchResult, Option<LevelPlan>), PlanLevelError> {
     let start = Instant::now();
     // A level of the largest size grounds into millions of operators;
-    // grounding stops at the time limit and at `cancel` like the search.
-    let limit = GroundingLimit::new(start, options.time_limit, cancel);
+    // grounding stops at the limits and at `cancel` like the search.
+    let limit = GroundingLimit::new(
+        start,
+        options.time_limit,
+        options.memory_limit_bytes,
+        cancel,
+    );
     let stop = || limit.reached();
     let ground = GroundOptions {
         stop: Some(&stop),

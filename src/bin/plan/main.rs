@@ -17,7 +17,6 @@ mod generate;
 mod ground;
 mod ground_limits;
 mod interrupt;
-mod memory;
 mod output;
 mod progress;
 mod puzznic;

@@ -310,6 +310,7 @@ fn solve(
         match e {
             puzznic::PlanLevelError::Ground(error) => exit::for_ground_error(&error),
             puzznic::PlanLevelError::Stopped(stopped) => stopped.exit_status(),
+            puzznic::PlanLevelError::TooLarge { .. } => exit::MEMORY_LIMIT,
             puzznic::PlanLevelError::Pddl(_) | puzznic::PlanLevelError::Rejected(_) => {
                 exit::FOUND_ERRORS
             }

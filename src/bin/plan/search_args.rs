@@ -114,7 +114,7 @@ impl SearchArgs {
         }
         options.memory_limit_bytes = self
             .memory_limit
-            .or_else(crate::memory::default_limit_mib)
+            .or_else(planner::memory::default_limit_mib)
             .map(|mib| mib.saturating_mul(1 << 20));
         options.anytime = self.anytime;
         options.symmetry_reduction = !self.no_symmetry;

@@ -164,7 +164,7 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         times.parse.as_secs_f64(),
         times.ground.as_secs_f64(),
         times.search.as_secs_f64(),
-        crate::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes) >> 20,
+        planner::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes) >> 20,
     );
     match (&result.plan, result.lower_bound) {
         (Some(plan), bound) => {
@@ -209,6 +209,6 @@ fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Va
             "ground": solution.times.ground.as_secs_f64(),
             "search": solution.times.search.as_secs_f64(),
         },
-        "peak_memory_bytes": crate::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes),
+        "peak_memory_bytes": planner::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes),
     })
 }

@@ -1,12 +1,21 @@
 //! What the operating system says about memory (Linux `/proc`; elsewhere
-//! nothing): the process's peak, for the statistics, and what is free,
-//! for the default memory limit.
+//! nothing): the process's peak, for the statistics, its current size,
+//! for the memory limit while grounding, and what is free, for the
+//! default memory limit.
 
 /// The process's peak resident memory.
 pub fn peak_bytes() -> Option<u64> {
     kib_field(
         &std::fs::read_to_string("/proc/self/status").ok()?,
         "VmHWM:",
+    )
+}
+
+/// The process's resident memory now.
+pub fn resident_bytes() -> Option<u64> {
+    kib_field(
+        &std::fs::read_to_string("/proc/self/status").ok()?,
+        "VmRSS:",
     )
 }
 
@@ -49,6 +58,14 @@ mod tests {
         assert_eq!(kib_field(meminfo, "MemTotal:"), Some(24_000_000 * 1024));
         assert_eq!(kib_field(meminfo, "SwapTotal:"), None);
         assert_eq!(kib_field("MemAvailable: lots\n", "MemAvailable:"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_process_is_resident_and_its_peak_is_at_least_that() {
+        let resident = resident_bytes().expect("Linux has VmRSS");
+        let peak = peak_bytes().expect("Linux has VmHWM");
+        assert!(resident > 0 && peak >= resident, "{resident} > {peak}");
     }
 
     #[cfg(target_os = "linux")]
