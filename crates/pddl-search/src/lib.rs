@@ -428,7 +428,11 @@ pub(crate) fn run_engine(
             // without) goal count, which counts numeric goals, stays.
             let mut lmcount = (options.heuristic == HeuristicKind::Lama
                 && !has_numeric_conditions(task))
-            .then(|| heuristics::landmarks::lm_count::LmCount::new(task));
+            .then(|| {
+                let stop = monitor.stop_check();
+                let limits = heuristics::landmarks::LandmarkLimits::default();
+                heuristics::landmarks::lm_count::LmCount::within(task, limits, &stop)
+            });
             let mut evaluators: Vec<&mut dyn heuristics::Heuristic> = vec![h.as_mut()];
             if let Some(lmcount) = lmcount.as_mut() {
                 evaluators.push(lmcount);

@@ -142,7 +142,11 @@ pub fn create_with<'t>(
             task, cost_type, resources,
         )),
         // Counts landmarks (unit costs) whatever the cost type.
-        HeuristicKind::LmCount => Box::new(landmarks::lm_count::LmCount::new(task)),
+        HeuristicKind::LmCount => Box::new(landmarks::lm_count::LmCount::within(
+            task,
+            landmarks::LandmarkLimits::default(),
+            resources.stop,
+        )),
         // The greedy engines add landmark count (see `HeuristicKind::Lama`).
         HeuristicKind::Lama => Box::new(hff::HFF::new(task, cost_type)),
     }

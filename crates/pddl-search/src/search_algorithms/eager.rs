@@ -198,6 +198,9 @@ pub fn run<O: OpenList<StateId>>(
                     admissions.push(Admission::New { sid, g, preferred });
                     continue;
                 }
+                if let Some(stop) = monitor.stop_within_expansion() {
+                    return IterationResult::stopped(stop);
+                }
                 let evaluation = evaluate(
                     space,
                     heuristics,
@@ -245,7 +248,15 @@ pub fn run<O: OpenList<StateId>>(
         if let Some(parallel) = parallel.as_deref_mut() {
             // One heuristic (see `run`): evaluate the batch, then admit
             // in generation order, as the single-threaded loop above does.
-            parallel.evaluate(&mut *heuristics[0], &mut values);
+            let stop = || monitor.stop_within_expansion().is_some();
+            if !parallel.evaluate(&mut *heuristics[0], &mut values, &stop) {
+                let stop = if monitor.cancelled() {
+                    Outcome::Cancelled
+                } else {
+                    Outcome::TimeLimit
+                };
+                return IterationResult::stopped(stop);
+            }
             let mut values = values.iter();
             for &admission in &admissions {
                 let Admission::New { sid, g, preferred } = admission else {

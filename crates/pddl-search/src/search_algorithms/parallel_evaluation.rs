@@ -277,8 +277,17 @@ impl ParallelEvaluation<'_, '_> {
 
     /// Evaluates the batch with `heuristic` (and the helper's copy of it)
     /// and empties it: `values[i]` is the value of the `i`-th state pushed
-    /// (`None` for a dead end).
-    pub fn evaluate(&mut self, heuristic: &mut dyn Heuristic, values: &mut Vec<Option<Cost>>) {
+    /// (`None` for a dead end). Asks `stop` before each evaluation of this
+    /// thread's (a batch is one expansion's new states, hundreds of
+    /// expensive evaluations at worst); once it says stop, returns false
+    /// at once with the batch dropped and `values` incomplete (the search
+    /// must end then).
+    pub fn evaluate(
+        &mut self,
+        heuristic: &mut dyn Heuristic,
+        values: &mut Vec<Option<Cost>>,
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
         let words = self.layout.words().max(1);
         let count = self.pending.len() / words;
         values.clear();
@@ -288,6 +297,10 @@ impl ParallelEvaluation<'_, '_> {
         let mut own = 0;
         if !self.open {
             for (i, packed) in self.pending.chunks_exact(words).enumerate() {
+                if stop() {
+                    self.pending.clear();
+                    return false;
+                }
                 values[i] = evaluate_packed(heuristic, &self.layout, packed, &mut self.fluents);
             }
             own = count;
@@ -297,6 +310,12 @@ impl ParallelEvaluation<'_, '_> {
             self.has_value.clear();
             self.has_value.resize(count, false);
             while let Some(i) = shared.claim(self.batch, count) {
+                if stop() {
+                    // The helper's values of this batch are dropped with
+                    // it: the next batch has another number.
+                    self.pending.clear();
+                    return false;
+                }
                 let packed = &self.pending[i * words..(i + 1) * words];
                 values[i] = evaluate_packed(heuristic, &self.layout, packed, &mut self.fluents);
                 self.has_value[i] = true;
@@ -335,6 +354,7 @@ impl ParallelEvaluation<'_, '_> {
         if self.helper.is_none() && !self.declined && self.evaluations >= self.next_check {
             self.decide_start(heuristic);
         }
+        true
     }
 
     /// Moves the helper's values of the current batch into `values`
@@ -579,7 +599,7 @@ mod tests {
                         parallel.push(packed);
                     }
                     let mut values = Vec::new();
-                    parallel.evaluate(heuristic, &mut values);
+                    assert!(parallel.evaluate(heuristic, &mut values, &|| false));
                     out.push(values);
                 }
                 out

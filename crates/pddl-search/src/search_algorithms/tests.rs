@@ -828,3 +828,70 @@ fn the_optimality_probe_ends_the_default_search_on_a_small_symmetric_task() {
         "{evaluated} evaluations after {first}"
     );
 }
+
+/// A heuristic that takes `delay` for every evaluation (and says 0), like
+/// LM-cut on a large task, and counts them.
+struct Slow {
+    delay: Duration,
+    evaluations: u32,
+}
+
+impl crate::heuristics::Heuristic for Slow {
+    fn evaluate(
+        &mut self,
+        _state: crate::state::StateView<'_>,
+        _preferred: Option<&mut Vec<pddl_ground::task::OperatorId>>,
+    ) -> Option<Cost> {
+        std::thread::sleep(self.delay);
+        self.evaluations += 1;
+        Some(0)
+    }
+}
+
+#[test]
+fn the_time_limit_stops_a_slow_expansion_halfway() {
+    // 40 operators applicable at once: the first expansion alone takes
+    // 40 evaluations of 5 ms, ten times the time limit of 20 ms.
+    let mut b = TaskBuilder::new(40);
+    for fact in 0..40 {
+        b.op(&format!("set-{fact}"), &[], &[fact], &[]);
+    }
+    let goal: Vec<u32> = (0..40).collect();
+    let task = b.build(&[], &goal);
+    let options = options(Engine::AStar, HeuristicKind::Blind);
+    let cancel = AtomicBool::new(false);
+    // Sequentially, and in batches as with a second thread (which this
+    // heuristic, having no fork, does not get).
+    for parallel_evaluation in [None, Some(0)] {
+        let mut observer = NoObserver;
+        let mut monitor = Monitor::new(
+            Some(Duration::from_millis(20)),
+            None,
+            &cancel,
+            &mut observer,
+        );
+        let mut space = crate::search_space(&task, &options);
+        let mut slow = Slow {
+            delay: Duration::from_millis(5),
+            evaluations: 0,
+        };
+        let params = crate::astar_params(1.0, Cost::MAX);
+        let result = crate::eager_one_heuristic(
+            &mut space,
+            &mut slow,
+            params,
+            parallel_evaluation,
+            &mut monitor,
+        );
+        assert_eq!(
+            result.outcome,
+            Outcome::TimeLimit,
+            "{parallel_evaluation:?}"
+        );
+        let evaluated = slow.evaluations;
+        assert!(
+            evaluated < 20,
+            "{parallel_evaluation:?}: {evaluated} evaluations before stopping"
+        );
+    }
+}

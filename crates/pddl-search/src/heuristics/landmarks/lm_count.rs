@@ -70,8 +70,15 @@ impl LmCount {
 
     /// Generates the landmarks of `task` within `limits`.
     pub fn with_limits(task: &Task, limits: LandmarkLimits) -> Self {
+        Self::within(task, limits, &|| false)
+    }
+
+    /// Generates the landmarks of `task` within `limits`, stopping early
+    /// (with fewer landmarks or orderings) once `stop` says so
+    /// ([`LandmarkGraph::generate_within`]).
+    pub fn within(task: &Task, limits: LandmarkLimits, stop: &dyn Fn() -> bool) -> Self {
         let relaxed = RelaxedTask::new(task, CostType::Unit);
-        let graph = LandmarkGraph::generate_relaxed(task, &relaxed, limits);
+        let graph = LandmarkGraph::generate_within(task, &relaxed, limits, stop);
         let n = graph.len();
         let children = Adjacency::build(n, graph.orderings.iter().copied());
         let parents = Adjacency::build(n, graph.orderings.iter().map(|&(a, b)| (b, a)));

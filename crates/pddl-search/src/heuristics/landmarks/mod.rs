@@ -191,6 +191,21 @@ impl LandmarkGraph {
     /// As [`LandmarkGraph::generate`], on an already built relaxation of
     /// `task` (without numeric propositions).
     pub fn generate_relaxed(task: &Task, rt: &RelaxedTask, limits: LandmarkLimits) -> Self {
+        Self::generate_within(task, rt, limits, &|| false)
+    }
+
+    /// As [`LandmarkGraph::generate_relaxed`], asking `stop` (a time limit,
+    /// cancellation) before each landmark's backchaining and during the
+    /// mutex and ordering computations, which take up to seconds on large
+    /// tasks: once it says stop, the graph found so far is returned,
+    /// marked [`LandmarkGraph::truncated`] (a valid graph, only with fewer
+    /// landmarks or orderings).
+    pub fn generate_within(
+        task: &Task,
+        rt: &RelaxedTask,
+        limits: LandmarkLimits,
+        stop: &dyn Fn() -> bool,
+    ) -> Self {
         let props = rt.props();
         let mut init = vec![false; props];
         for &f in &task.init_facts {
@@ -255,6 +270,7 @@ impl LandmarkGraph {
         let mut pred_facts: Vec<Vec<FactId>> = vec![Vec::new(); predicates];
         let mut pred_touched: Vec<u32> = Vec::new();
         let mut work: u64 = 0;
+        let mut stopped = false;
         let mut next = 0;
         let mut excluded: Vec<u32> = Vec::new();
         // Per processed landmark: its range in `unreached`.
@@ -272,7 +288,8 @@ impl LandmarkGraph {
                 continue;
             }
             work += explorer.cost;
-            if work > limits.max_work {
+            stopped = stop();
+            if work > limits.max_work || stopped {
                 b.graph.truncated = true;
                 break;
             }
@@ -392,10 +409,14 @@ impl LandmarkGraph {
         let mut graph = b.graph;
         if limits.reasonable_orderings
             && graph.len() > 1
-            && let Some(mutexes) = mutex::Mutexes::compute(task, limits.max_mutex_work)
+            && !stopped
+            && let Some(mutexes) = mutex::Mutexes::compute_within(task, limits.max_mutex_work, stop)
         {
             let budget = limits.max_work.saturating_sub(work);
-            graph.reasonable = reasonable::reasonable_orderings(task, &graph, &mutexes, budget);
+            let (reasonable, complete) =
+                reasonable::reasonable_orderings(task, &graph, &mutexes, budget, stop);
+            graph.reasonable = reasonable;
+            graph.truncated |= !complete;
         }
         graph
     }

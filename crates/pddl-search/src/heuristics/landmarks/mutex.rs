@@ -42,11 +42,21 @@ struct Piece {
     slot: usize,
 }
 
+/// Pieces of the mutex fixpoint between two questions to its stop
+/// condition: a piece costs a few word operations per fact word.
+const PIECES_PER_STOP_CHECK: usize = 1024;
+
 impl Mutexes {
     /// Computes the reachable pairs of `task`; `None` when the task has
     /// more than [`MAX_MUTEX_FACTS`] facts or the fixpoint needs more
     /// than `max_work` word operations.
     pub fn compute(task: &Task, max_work: u64) -> Option<Self> {
+        Self::compute_within(task, max_work, &|| false)
+    }
+
+    /// As [`Mutexes::compute`], also `None` once `stop` says stop (asked
+    /// every [`PIECES_PER_STOP_CHECK`] pieces of the fixpoint).
+    pub fn compute_within(task: &Task, max_work: u64, stop: &dyn Fn() -> bool) -> Option<Self> {
         let facts = task.facts.len();
         if facts > MAX_MUTEX_FACTS {
             return None;
@@ -136,7 +146,7 @@ impl Mutexes {
             for (index, piece) in pieces.iter().enumerate() {
                 let slot = piece.slot;
                 work += ((piece.condition.len() + piece.add.len() + 1) * words) as u64;
-                if work > max_work {
+                if work > max_work || (index % PIECES_PER_STOP_CHECK == 0 && stop()) {
                     return None;
                 }
                 if !applicable[slot] {

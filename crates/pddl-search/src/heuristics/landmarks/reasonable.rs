@@ -119,13 +119,16 @@ fn shared_effects(task: &Task, graph: &LandmarkGraph, mutexes: &Mutexes) -> Vec<
 
 /// Finds the reasonable orderings `(before, after)` between the fact
 /// landmarks of `graph` (greedy-necessary `orderings` and `natural` ones), with at
-/// most about `max_work` interference tests.
+/// most about `max_work` interference tests, asking `stop` after each
+/// landmark's; also says whether it went through all landmarks (false
+/// where `stop` ended it early).
 pub fn reasonable_orderings(
     task: &Task,
     graph: &LandmarkGraph,
     mutexes: &Mutexes,
     max_work: u64,
-) -> Vec<(u32, u32)> {
+    stop: &dyn Fn() -> bool,
+) -> (Vec<(u32, u32)>, bool) {
     let n = graph.len();
     let shared = shared_effects(task, graph, mutexes);
     let single = |l: u32| match graph.facts[l as usize][..] {
@@ -221,6 +224,9 @@ pub fn reasonable_orderings(
         if work > max_work {
             break;
         }
+        if stop() {
+            return (found, false);
+        }
     }
-    found
+    (found, true)
 }

@@ -10,6 +10,7 @@ use super::lm_count::LmCount;
 use super::mutex::Mutexes;
 use super::{LandmarkGraph, LandmarkLimits};
 use crate::heuristics::Heuristic;
+use crate::heuristics::relaxation::{CostType, RelaxedTask};
 use crate::state::{StateView, set_fact};
 use crate::testing::TaskBuilder;
 
@@ -172,6 +173,28 @@ fn limits_truncate_to_sound_landmarks() {
     assert!(graph.truncated);
     assert_eq!(single_facts(&graph), vec![5, 6], "goals only");
     let mut h = LmCount::with_limits(&task, no_work);
+    let init = packed(&[0]);
+    assert_eq!(h.evaluate(view(&init), None), Some(2), "goal count");
+}
+
+#[test]
+fn a_stop_truncates_generation_to_sound_landmarks() {
+    let task = corridor();
+    let relaxed = RelaxedTask::new(&task, CostType::Unit);
+    let full = LandmarkGraph::generate(&task, LandmarkLimits::default());
+    let never =
+        LandmarkGraph::generate_within(&task, &relaxed, LandmarkLimits::default(), &|| false);
+    assert!(!never.truncated);
+    assert_eq!(single_facts(&never), single_facts(&full));
+    assert_eq!(never.reasonable, full.reasonable);
+    // Asked before the first backchaining: the goals only, as with no
+    // work at all, and no reasonable orderings.
+    let at_once =
+        LandmarkGraph::generate_within(&task, &relaxed, LandmarkLimits::default(), &|| true);
+    assert!(at_once.truncated);
+    assert_eq!(single_facts(&at_once), vec![5, 6], "goals only");
+    assert!(at_once.reasonable.is_empty());
+    let mut h = LmCount::within(&task, LandmarkLimits::default(), &|| true);
     let init = packed(&[0]);
     assert_eq!(h.evaluate(view(&init), None), Some(2), "goal count");
 }
