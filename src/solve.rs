@@ -84,6 +84,8 @@ fn ground_within(
 /// or once `cancel` is set.
 pub(crate) struct GroundingLimit<'c> {
     start: Instant,
+    /// When grounding began (this was made).
+    grounding_start: Instant,
     deadline: Option<Instant>,
     memory_limit_bytes: Option<u64>,
     cancel: &'c AtomicBool,
@@ -99,7 +101,7 @@ const MEMORY_READ_INTERVAL: Duration = Duration::from_millis(10);
 
 impl<'c> GroundingLimit<'c> {
     /// For a call that started at `start` with `time_limit` and
-    /// `memory_limit_bytes`.
+    /// `memory_limit_bytes`, made just before grounding begins.
     pub(crate) fn new(
         start: Instant,
         time_limit: Option<Duration>,
@@ -108,6 +110,7 @@ impl<'c> GroundingLimit<'c> {
     ) -> Self {
         GroundingLimit {
             start,
+            grounding_start: Instant::now(),
             deadline: time_limit.and_then(|limit| start.checked_add(limit)),
             memory_limit_bytes,
             cancel,
@@ -154,6 +157,7 @@ impl<'c> GroundingLimit<'c> {
         GroundingStopped {
             outcome,
             after: self.start.elapsed(),
+            grounding: self.grounding_start.elapsed(),
         }
     }
 }
@@ -172,6 +176,9 @@ pub struct GroundingStopped {
     pub outcome: Outcome,
     /// When, from the start of the call.
     pub after: Duration,
+    /// How long grounding had run (the rest of `after` went to reading
+    /// and checking the input).
+    pub grounding: Duration,
 }
 
 impl GroundingStopped {

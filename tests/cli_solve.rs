@@ -391,6 +391,26 @@ fn the_time_limit_stops_grounding() {
     );
     // Generous for a loaded machine; without the check it runs for hours.
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    // With --json, the object says so too, keyed as after a search.
+    let (status, stdout, stderr) = run(&[
+        &domain,
+        &problem,
+        "--json",
+        "--time-limit",
+        "0.3",
+        "--max-operators",
+        huge,
+        "--max-facts",
+        huge,
+    ]);
+    assert_eq!(status, Some(5), "{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["status"], "time limit", "{stdout}");
+    assert!(
+        report["plan"].is_null() && report["expanded"] == 0,
+        "{stdout}"
+    );
+    assert!(report["time"]["ground"].as_f64().unwrap() > 0.0, "{stdout}");
 }
 
 /// The memory limit covers grounding: the process's resident memory is
@@ -441,5 +461,13 @@ fn grounding_limits_name_their_flags() {
                 "{args:?}: {stderr}"
             );
         }
+        let (status, stdout, _) = run(&[&domain, &problem, "--json", flag, "1000"]);
+        assert_eq!(status, Some(6));
+        let report = json(&stdout);
+        assert_eq!(report["status"], "memory limit", "{stdout}");
+        assert!(
+            report["error"].as_str().unwrap().contains(message),
+            "{stdout}"
+        );
     }
 }

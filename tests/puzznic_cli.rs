@@ -275,20 +275,28 @@ fn simulator_solve_honours_limits() {
 /// facts.
 #[test]
 fn solve_refuses_a_level_too_large_for_the_planner() {
-    let scratch = temp_dir();
-    let level = scratch.path().join("huge.txt");
-    std::fs::write(&level, checkerboard_level(60)).expect("write");
-    let out = plan()
-        .args(["puzznic", "solve", "-q"])
-        .arg(&level)
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(6), "{stderr}");
+    let (status, stderr) = solve_checkerboard(60, &[]);
+    assert_eq!(status, Some(6), "{stderr}");
     assert!(
         stderr.contains("level too large for the planner: its tiles make 2877600 `same-kind` facts, more than 1000000"),
         "{stderr}"
     );
+}
+
+/// `plan puzznic solve -q` with `args` on a [`checkerboard_level`] of
+/// `side`: its exit status and stderr.
+fn solve_checkerboard(side: usize, args: &[&str]) -> (Option<i32>, String) {
+    let scratch = temp_dir();
+    let level = scratch.path().join("checkerboard.txt");
+    std::fs::write(&level, checkerboard_level(side)).expect("write");
+    let out = plan()
+        .args(["puzznic", "solve", "-q"])
+        .args(args)
+        .arg(&level)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr)
 }
 
 /// A `side` × `side` level of two kinds whose tiles stand in columns,
@@ -317,16 +325,8 @@ fn checkerboard_level(side: usize) -> String {
 /// 1 000 tiles, millions of operators) stops at it with exit status 5.
 #[test]
 fn solve_stops_grounding_at_the_time_limit() {
-    let scratch = temp_dir();
-    let level = scratch.path().join("large.txt");
-    std::fs::write(&level, checkerboard_level(40)).expect("write");
-    let out = plan()
-        .args(["puzznic", "solve", "-q", "--time-limit", "0.2"])
-        .arg(&level)
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(5), "{stderr}");
+    let (status, stderr) = solve_checkerboard(40, &["--time-limit", "0.2"]);
+    assert_eq!(status, Some(5), "{stderr}");
     assert!(
         stderr.contains("time limit reached while grounding, after "),
         "{stderr}"

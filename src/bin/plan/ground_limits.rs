@@ -6,7 +6,7 @@ use planner::ground::{GroundError, GroundOptions};
 #[derive(clap::Args, Debug)]
 pub struct GroundLimitArgs {
     /// Stop grounding (exit status 6) once this many operators have been
-    /// instantiated: a task that large would not fit in memory.
+    /// instantiated, before a task too large for memory fills it.
     #[arg(long, value_name = "N", default_value_t = GroundOptions::default().max_operators)]
     pub max_operators: usize,
     /// Stop grounding (exit status 6) once relaxed reachability has found

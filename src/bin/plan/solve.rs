@@ -71,7 +71,13 @@ pub fn run(args: SolveArgs) -> i32 {
             {
                 eprintln!("{note}");
             }
-            return error.exit_status();
+            let status = error.exit_status();
+            if args.json
+                && let Some(report) = json_stopped_before_search(&error, status)
+            {
+                println!("{report}");
+            }
+            return status;
         }
     };
     progress.finish();
@@ -188,6 +194,45 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
 }
 
 /// One JSON object describing the whole run.
+/// With `--json`, the object for a run that a limit or Ctrl-C stopped
+/// before the search, keyed like [`json_report`]'s, with the status that
+/// the exit status says and the message: no plan, nothing searched (times
+/// unknown are null). `None` for errors in the input, which only stderr
+/// reports.
+fn json_stopped_before_search(error: &SolveError, status: i32) -> Option<serde_json::Value> {
+    let (name, message, parse, ground) = match error {
+        SolveError::Stopped(stopped) => (
+            outcome_name(stopped.outcome),
+            stopped.to_string(),
+            Some((stopped.after - stopped.grounding).as_secs_f64()),
+            Some(stopped.grounding.as_secs_f64()),
+        ),
+        SolveError::Ground { error, .. } if status == exit::MEMORY_LIMIT => (
+            outcome_name(Outcome::MemoryLimit),
+            error.to_string(),
+            None,
+            None,
+        ),
+        _ => return None,
+    };
+    Some(serde_json::json!({
+        "status": name,
+        "error": message,
+        "plan": null,
+        "cost": null,
+        "general_cost": null,
+        "optimal": false,
+        "lower_bound": null,
+        "metric_value": null,
+        "expanded": 0,
+        "generated": 0,
+        "evaluated": 0,
+        "states": 0,
+        "time": { "parse": parse, "ground": ground, "search": 0.0 },
+        "peak_memory_bytes": planner::memory::peak_bytes(),
+    }))
+}
+
 fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Value {
     let result = &solution.result;
     let stats = &result.statistics;
