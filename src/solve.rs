@@ -16,8 +16,8 @@ pub enum SolveError {
     /// Reading, parsing or checking failed.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// The time limit or the cancellation flag stopped grounding, before
-    /// any search.
+    /// The time limit, the memory limit or the cancellation flag stopped
+    /// grounding, before any search.
     #[error(transparent)]
     Stopped(#[from] GroundingStopped),
     /// Grounding failed; `rendered` locates the cause where it has a

@@ -306,7 +306,11 @@ fn solve(
     );
     progress.finish();
     let (result, plan) = outcome.map_err(|e| {
-        eprintln!("{e}");
+        // A limit is reported where the search's limits are, on stdout.
+        match &e {
+            puzznic::PlanLevelError::Stopped(stopped) => println!("; {stopped}"),
+            _ => eprintln!("{e}"),
+        }
         match e {
             puzznic::PlanLevelError::Ground(error) => exit::for_ground_error(&error),
             puzznic::PlanLevelError::Stopped(stopped) => stopped.exit_status(),

@@ -51,9 +51,10 @@ pub struct SearchArgs {
     /// Stop after this many seconds (parsing and grounding included).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Stop when the search would use more than this many MiB [default:
-    /// 80 % of the memory available when `plan` starts, where the
-    /// system says (Linux)].
+    /// Stop when the search's tables would use more than this many MiB,
+    /// or, while grounding, the whole process [default: 80 % of the
+    /// memory available when `plan` starts, where the system says
+    /// (Linux)].
     #[arg(long, value_name = "MIB")]
     pub memory_limit: Option<u64>,
 }
