@@ -232,6 +232,27 @@ fn missing_file_and_bad_flags_exit_2() {
     let (status, _, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--threads", "3"]);
     assert_eq!(status, Some(2));
     assert!(stderr.contains("--threads"), "{stderr}");
+    for seconds in ["-1", "0", "nan", "inf"] {
+        let (status, _, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--time-limit", seconds]);
+        assert_eq!(status, Some(2), "{seconds}: {stderr}");
+        assert!(
+            stderr.contains("--time-limit must be a positive number of seconds"),
+            "{seconds}: {stderr}"
+        );
+    }
+}
+
+/// A time limit beyond what a duration holds is no limit (it panicked
+/// converting the seconds), with every configuration that reads it.
+#[test]
+fn a_time_limit_too_large_for_the_clock_is_no_limit() {
+    for extra in [&[][..], &["--optimal"], &["--anytime"]] {
+        let mut args = vec![BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q", "--time-limit", "1e300"];
+        args.extend_from_slice(extra);
+        let (status, stdout, stderr) = run(&args);
+        assert_eq!(status, Some(0), "{extra:?}: {stderr}");
+        assert!(stdout.contains("; cost = "), "{extra:?}: {stdout}");
+    }
 }
 
 /// Ctrl-C stops the search cleanly: statistics on stderr, status 130.

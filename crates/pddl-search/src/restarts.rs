@@ -132,10 +132,11 @@ pub(crate) fn after_first_plan<'t>(
         if options.anytime && improve {
             monitor.set_time_limit(time_limit.map(|limit| {
                 let elapsed = monitor.elapsed();
-                elapsed
-                    + limit
+                elapsed.saturating_add(
+                    limit
                         .saturating_sub(elapsed)
-                        .mul_f64(1.0 - ANYTIME_NEIGHBOURHOOD_SHARE)
+                        .mul_f64(1.0 - ANYTIME_NEIGHBOURHOOD_SHARE),
+                )
             }));
         }
         // After a greedy search with preferred operators, LAMA's lazy

@@ -49,7 +49,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub threads: u8,
     /// Stop after this many seconds (parsing and grounding included).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Stop when the search's tables would use more than this many MiB,
     /// or, while grounding, the whole process [default: 80 % of the
@@ -111,7 +111,9 @@ impl SearchArgs {
                     "--time-limit must be a positive number of seconds, got {seconds}"
                 ));
             }
-            options.time_limit = Some(Duration::from_secs_f64(seconds));
+            // Beyond what a duration holds (about 10^19 s) is no limit.
+            options.time_limit =
+                Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX));
         }
         options.memory_limit_bytes = self
             .memory_limit

@@ -434,7 +434,8 @@ impl<'a> Monitor<'a> {
 
     /// The instant the time limit runs out, if there is one.
     pub fn deadline(&self) -> Option<Instant> {
-        self.time_limit.map(|t| self.start + t)
+        // A limit beyond what the clock can represent is no deadline.
+        self.time_limit.and_then(|t| self.start.checked_add(t))
     }
 
     /// The memory limit in bytes, if any.

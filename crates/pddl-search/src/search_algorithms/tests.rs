@@ -895,3 +895,26 @@ fn the_time_limit_stops_a_slow_expansion_halfway() {
         );
     }
 }
+
+/// A time limit beyond the clock's range (an embedder's `Duration::MAX`)
+/// is no deadline, for every configuration, the anytime one included.
+#[test]
+fn the_longest_time_limit_is_no_deadline() {
+    let task = gripper(3);
+    let mut observer = NoObserver;
+    let cancel = AtomicBool::new(false);
+    let monitor = Monitor::new(Some(Duration::MAX), None, &cancel, &mut observer);
+    assert_eq!(monitor.deadline(), None);
+    assert!(!(monitor.stop_check())());
+    for mut options in [
+        SearchOptions::satisficing_default(),
+        SearchOptions::optimal_default(),
+    ] {
+        options.time_limit = Some(Duration::MAX);
+        for anytime in [false, true] {
+            options.anytime = anytime;
+            let result = run_with(&task, &options);
+            assert_eq!(result.outcome, Outcome::Solved, "anytime {anytime}");
+        }
+    }
+}
