@@ -7,7 +7,9 @@ shipped and Game Boy Puzznic levels and plans that `plan` finds, mutates
 them (bytes deleted, swapped, duplicated; PDDL keywords, odd numbers and
 stray characters inserted) and runs `plan check`, `plan` (default and
 `--optimal`, 1 s and 512 MiB each), `plan puzznic problem|solve` and
-`plan validate` on the results. An input that makes `plan` exit with 101
+`plan validate` on the results; it also runs `plan`, `plan puzznic solve`
+and `plan generate` on small shipped inputs with odd flag values (0, -1,
+1e300, nan, 2^64...). An input that makes `plan` exit with 101
 (a panic), by a signal, or run past 30 s is kept in OUT_DIR and listed on
 stdout; the exit status is 1 when there was one.
 
@@ -37,6 +39,21 @@ PDDL_TOKENS = ["(", ")", "?x", "-", "and", "or", "not", "forall", "exists", "whe
 LEVEL_CHARS = "#. 1234567890abcXYZ\t\u00e9?"
 PLAN_TOKENS = ["(", ")", "\n", "; cost = 3\n", "0.5:", "[1]", "(move)", "(pick-up a)", "x",
                "  ", "(unstack b a)", "1e400"]
+# Flag values at and past the edges: a --time-limit of 1e300 panicked
+# converting the seconds before stop 33.
+ODD_VALUES = ["0", "-0", "-1", "1", "2", "0.5", "1e-300", "1e300", "nan", "inf", "-inf",
+              "18446744073709551616", "4294967296", "abc", "", "1_000", "0x10"]
+SEARCH_FLAGS = ["--time-limit", "--memory-limit", "--weight", "--threads", "--search",
+                "--heuristic", "--anytime", "--novelty", "--no-symmetry", "--optimal"]
+SOLVE_FLAGS = SEARCH_FLAGS + ["--max-operators", "--max-facts", "--json"]
+PUZZNIC_FLAGS = SEARCH_FLAGS + ["--simulator", "--max-states", "--real-time"]
+VALUE_FLAGS = {"--time-limit", "--memory-limit", "--weight", "--threads", "--search",
+               "--heuristic", "--max-operators", "--max-facts", "--max-states"}
+NAMES = ["bfs", "astar", "wastar", "lazy-greedy", "eager-greedy", "blind", "hff", "lmcut", "pdb",
+         "lama", "lmcount", "hmax", "goalcount", "hadd", "x"]
+GENERATORS = {"blocksworld": ["--blocks"], "hanoi": ["--discs"],
+              "sliding-tiles": ["--size", "--scramble"], "queens": ["--n"], "tsp": ["--cities"],
+              "briefcase": ["--locations", "--items"]}
 
 
 def mutate_text(rng, text, tokens):
@@ -107,6 +124,31 @@ def corpus():
     return pairs, levels, plans
 
 
+def odd_flags(rng, flags):
+    """One to four of `flags`, each with an odd value where it takes one."""
+    args = []
+    for flag in rng.sample(flags, rng.randint(1, 4)):
+        args.append(flag)
+        if flag in VALUE_FLAGS:
+            args.append(rng.choice(NAMES if flag in ("--search", "--heuristic") else ODD_VALUES))
+    return args
+
+
+def flag_commands(rng, scratch):
+    """`plan`, `plan puzznic solve` and `plan generate` on small shipped
+    inputs, with odd flag values."""
+    domain = os.path.join(REPO, "domains", "blocksworld", "domain.pddl")
+    problem = os.path.join(REPO, "problems", "blocksworld", "blocks-08-s1.pddl")
+    level = os.path.join(REPO, "problems", "puzznic", "bridge.txt")
+    generator = rng.choice(sorted(GENERATORS))
+    generate = ["generate", generator, "-o", os.path.join(scratch, "generated.pddl")]
+    for flag in GENERATORS[generator] + ["--seed"]:
+        generate += [flag, rng.choice(ODD_VALUES)]
+    return [["-q"] + odd_flags(rng, SOLVE_FLAGS) + [domain, problem],
+            ["puzznic", "solve", "-q"] + odd_flags(rng, PUZZNIC_FLAGS) + [level],
+            generate]
+
+
 def fuzz(job):
     seed, seconds, out_dir, pairs, levels, plans = job
     rng = random.Random(seed)
@@ -126,7 +168,10 @@ def fuzz(job):
             commands = [["check", d, p],
                         ["-q", "--time-limit", "1", "--memory-limit", "512", d, p],
                         ["-q", "--optimal", "--time-limit", "1", "--memory-limit", "512", d, p]]
-        elif kind < 0.75 and levels:
+        elif kind < 0.6:
+            files = {}
+            commands = flag_commands(rng, scratch)
+        elif kind < 0.8 and levels:
             files = {"level.txt": mutate_text(rng, read(rng.choice(levels)), list(LEVEL_CHARS))}
             level = os.path.join(scratch, "level.txt")
             commands = [["puzznic", "problem", level],
@@ -152,6 +197,8 @@ def fuzz(job):
                 for name, text in files.items():
                     with open(os.path.join(kept, name), "w") as f:
                         f.write(text)
+                with open(os.path.join(kept, "command.txt"), "w") as f:
+                    f.write(" ".join(["plan"] + command) + "\n")
                 failures.append(f"{kept}: plan {command[0]} … exit {code}: {stderr[-300:]!r}")
                 break
     return runs, failures
