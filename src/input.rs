@@ -1,6 +1,7 @@
 //! Reading input files into [`SourceFile`]s with clear errors.
 
 use pddl_syntax::{Diagnostic, SourceFile};
+use std::io::Read;
 use std::path::Path;
 
 /// Why an input file could not be used.
@@ -26,23 +27,76 @@ pub enum InputError {
 /// read into memory.
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 
-/// Reads a text file, naming it by `path` in diagnostics.
+/// Reads a text file, naming it by `path` in diagnostics. A regular file
+/// larger than [`MAX_INPUT_BYTES`] is refused before reading; a pipe or
+/// a device, whose size is not known beforehand (`<(generator)`,
+/// `/dev/zero`), is read up to that many bytes and refused beyond.
 pub fn read_source(path: &Path) -> Result<SourceFile, InputError> {
+    read_source_within(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_source`] with a limit of `max_bytes`.
+fn read_source_within(path: &Path, max_bytes: u64) -> Result<SourceFile, InputError> {
     let shown = path.display().to_string();
     let unreadable = |source| InputError::Unreadable {
         path: shown.clone(),
         source,
     };
-    let len = std::fs::metadata(path).map_err(unreadable)?.len();
-    if len > MAX_INPUT_BYTES {
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let len = file.metadata().map_err(unreadable)?.len();
+    if len > max_bytes {
         return Err(unreadable(std::io::Error::other(format!(
-            "file is {len} bytes, larger than the limit of {MAX_INPUT_BYTES}"
+            "file is {len} bytes, larger than the limit of {max_bytes}"
         ))));
     }
-    let bytes = std::fs::read(path).map_err(unreadable)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(unreadable(std::io::Error::other(format!(
+            "more than {max_bytes} bytes, the limit"
+        ))));
+    }
     SourceFile::from_bytes(shown.clone(), bytes).map_err(
         |(file, diagnostic): (SourceFile, Diagnostic)| InputError::NotUtf8 {
             rendered: diagnostic.render(&file),
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(path: &Path, max_bytes: u64) -> String {
+        match read_source_within(path, max_bytes) {
+            Err(InputError::Unreadable { source, .. }) => source.to_string(),
+            other => panic!("{} read within {max_bytes} bytes: {other:?}", path.display()),
+        }
+    }
+
+    #[test]
+    fn a_regular_file_over_the_limit_is_refused_before_reading() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("big.pddl");
+        std::fs::write(&path, "(define (domain d))").expect("write");
+        assert_eq!(
+            refusal(&path, 10),
+            "file is 19 bytes, larger than the limit of 10"
+        );
+        let file = read_source_within(&path, 19).expect("at the limit");
+        assert_eq!(file.text, "(define (domain d))");
+    }
+
+    /// A device or a pipe says nothing of its size: `/dev/zero` never
+    /// ends, and was read until memory ran out.
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_stream_is_read_up_to_the_limit_only() {
+        assert_eq!(
+            refusal(Path::new("/dev/zero"), 1 << 20),
+            "more than 1048576 bytes, the limit"
+        );
+    }
 }
