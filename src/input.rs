@@ -72,7 +72,10 @@ mod tests {
     fn refusal(path: &Path, max_bytes: u64) -> String {
         match read_source_within(path, max_bytes) {
             Err(InputError::Unreadable { source, .. }) => source.to_string(),
-            other => panic!("{} read within {max_bytes} bytes: {other:?}", path.display()),
+            other => panic!(
+                "{} read within {max_bytes} bytes: {other:?}",
+                path.display()
+            ),
         }
     }
 

@@ -492,3 +492,37 @@ fn grounding_limits_name_their_flags() {
         );
     }
 }
+
+/// Standard output that cannot be written (a full disk: `/dev/full`) is
+/// an error with exit status 2, for every command that prints to it; it
+/// was a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_on_stdout_is_an_error_not_a_panic() {
+    let level = "problems/puzznic/bridge.txt";
+    for args in [
+        &["-q", BLOCKS_DOMAIN, BLOCKS_PROBLEM][..],
+        &["--json", BLOCKS_DOMAIN, BLOCKS_PROBLEM],
+        &["puzznic", "problem", level],
+        &["puzznic", "solve", "-q", level],
+        &["generate", "blocksworld", "--blocks", "5"],
+        &["ground", "--dump", BLOCKS_DOMAIN, BLOCKS_PROBLEM],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let output = StdCommand::new(assert_cmd::cargo::cargo_bin("plan"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("plan runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("No space left on device"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -12,12 +12,14 @@
 //! would end the process with SIGSEGV instead of a message and SIGABRT.
 #![cfg_attr(all(unix, not(test)), no_main)]
 
+// First, for its macros (`out!`, `outln!`).
+#[macro_use]
+mod output;
 mod check;
 mod generate;
 mod ground;
 mod ground_limits;
 mod interrupt;
-mod output;
 mod progress;
 mod puzznic;
 mod search_args;

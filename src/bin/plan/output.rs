@@ -1,7 +1,36 @@
-//! Writing the files that the commands produce (`-o`, `--junit`, `--html`).
+//! Writing what the commands produce: standard output ([`out!`],
+//! [`outln!`]) and files (`-o`, `--junit`, `--html`).
 
 use std::io::Write;
 use std::path::Path;
+
+/// `print!` to standard output, except that where it cannot be written
+/// (a full disk, an I/O error) the process reports it on stderr and exits
+/// with status 2, where `print!` panics. (A reader that went away ends the
+/// process by SIGPIPE before that, see `main`.)
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// [`out!`] with a newline, as `println!`.
+macro_rules! outln {
+    () => {
+        $crate::output::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Writes to standard output for [`out!`] and [`outln!`].
+pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+    if let Err(error) = std::io::stdout().write_fmt(args) {
+        eprintln!("error: cannot write to standard output: {error}");
+        std::process::exit(planner::exit::INPUT_ERROR);
+    }
+}
 
 /// Writes `bytes` to `path`, creating the file or replacing its contents;
 /// the error names the file.

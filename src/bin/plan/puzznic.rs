@@ -130,7 +130,7 @@ pub fn run(command: PuzznicCommand) -> i32 {
     let status = match command {
         PuzznicCommand::Problem { level, output } => problem(&level, output.as_deref()),
         PuzznicCommand::Domain { real_time } => {
-            print!("{}", rules(real_time).domain());
+            out!("{}", rules(real_time).domain());
             Ok(exit::SUCCESS)
         }
         PuzznicCommand::Solve {
@@ -198,7 +198,7 @@ fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
             eprintln!("{message}");
             exit::INPUT_ERROR
         })?,
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     Ok(exit::SUCCESS)
 }
@@ -212,11 +212,11 @@ fn solve(
 ) -> Result<i32, i32> {
     let level = level_args.read()?;
     let started = Instant::now();
-    println!("; level {}", level_args.level.display());
+    outln!("; level {}", level_args.level.display());
     // Checked before any search: no search is needed to prove these
     // levels unsolvable, and none should run for minutes to find out.
     let report = |message: String| {
-        println!("; {message}");
+        outln!("; {message}");
         eprintln!("{}: {message}", level_args.level.display());
     };
     let lone = level.board.lone_tiles();
@@ -308,7 +308,7 @@ fn solve(
     let (result, plan) = outcome.map_err(|e| {
         // A limit is reported where the search's limits are, on stdout.
         match &e {
-            puzznic::PlanLevelError::Stopped(stopped) => println!("; {stopped}"),
+            puzznic::PlanLevelError::Stopped(stopped) => outln!("; {stopped}"),
             _ => eprintln!("{e}"),
         }
         match e {
@@ -337,7 +337,7 @@ fn solve(
             Some(moves) if moves > 0 => format!(": at least {moves} moves"),
             _ => String::new(),
         };
-        println!("; {what} after {expanded} expanded states, {seconds:.2} s{bound}");
+        outln!("; {what} after {expanded} expanded states, {seconds:.2} s{bound}");
         return Ok(status);
     };
     let optimality = if result.proven_optimal {
@@ -345,16 +345,16 @@ fn solve(
     } else {
         ""
     };
-    println!(
+    outln!(
         "; solved: {} player moves{optimality}, {} actions, {expanded} expanded states, {seconds:.2} s",
         plan.moves.len(),
         plan.plan_lines.len()
     );
     print_moves(&plan.moves);
     for line in &plan.plan_lines {
-        println!("{line}");
+        outln!("{line}");
     }
-    println!("; cost = {} (general cost)", plan.moves.len());
+    outln!("; cost = {} (general cost)", plan.moves.len());
     Ok(exit::SUCCESS)
 }
 
@@ -370,7 +370,7 @@ fn report_bfs<M: std::fmt::Display>(
     let seconds = started.elapsed().as_secs_f64();
     match outcome {
         BfsOutcome::Solved(moves) => {
-            println!(
+            outln!(
                 "; solved by the simulator's BFS{rules_note}: {} moves (optimal), {} boards, {seconds:.2} s",
                 moves.len(),
                 stats.states
@@ -379,7 +379,7 @@ fn report_bfs<M: std::fmt::Display>(
             exit::SUCCESS
         }
         BfsOutcome::Unsolvable => {
-            println!(
+            outln!(
                 "; unsolvable{rules_note}: all {} reachable boards searched",
                 stats.states
             );
@@ -414,14 +414,14 @@ fn print_bfs_stop(why: &str, boards: usize, seconds: f64, at_least: usize) {
     } else {
         format!("at least {at_least} moves")
     };
-    println!("; {why} after {boards} boards, {seconds:.2} s: {bound}");
+    outln!("; {why} after {boards} boards, {seconds:.2} s: {bound}");
 }
 
 /// Prints the moves readably, as comments, so that the whole output stays
 /// a plan file `plan puzznic show` reads.
 fn print_moves(moves: &[impl std::fmt::Display]) {
     for (i, mv) in moves.iter().enumerate() {
-        println!("; move {}: {mv}", i + 1);
+        outln!("; move {}: {mv}", i + 1);
     }
 }
 
@@ -462,13 +462,13 @@ fn show(
             ColorChoice::Never => false,
             ColorChoice::Auto => std::io::stdout().is_terminal(),
         };
-        print!("{}", puzznic::render::frames_text(&frames, ansi));
+        out!("{}", puzznic::render::frames_text(&frames, ansi));
     }
     if cleared {
-        println!("cleared in {} moves", moves.len());
+        outln!("cleared in {} moves", moves.len());
         Ok(exit::SUCCESS)
     } else {
-        println!(
+        outln!(
             "not cleared: {} tiles left after {} moves",
             frames.last().map_or(0, |f| f.board.tile_count()),
             moves.len()

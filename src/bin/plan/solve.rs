@@ -75,7 +75,7 @@ pub fn run(args: SolveArgs) -> i32 {
             if args.json
                 && let Some(report) = json_stopped_before_search(&error, status)
             {
-                println!("{report}");
+                outln!("{report}");
             }
             return status;
         }
@@ -94,7 +94,7 @@ pub fn run(args: SolveArgs) -> i32 {
     // takes a replay by the validator.
     let metric_value = solution.metric_value();
     if args.json {
-        println!("{}", json_report(&solution, metric_value));
+        outln!("{}", json_report(&solution, metric_value));
     } else {
         print_summary(&solution, metric_value, args.quiet);
     }
@@ -107,7 +107,7 @@ pub fn run(args: SolveArgs) -> i32 {
                     return exit::INPUT_ERROR;
                 }
             }
-            None if !args.json => print!("{text}"),
+            None if !args.json => out!("{text}"),
             None => {}
         }
     }

@@ -119,12 +119,12 @@ pub fn run(args: ValidateArgs) -> i32 {
     let invalid = outcomes.len() - valid - unusable;
 
     if args.json {
-        println!(
+        outln!(
             "{}",
             json_report(&args, &outcomes, valid, invalid, unusable)
         );
     } else {
-        print!(
+        out!(
             "{}",
             text_report(&outcomes, args.verbose, valid, invalid, unusable)
         );
