@@ -5,7 +5,8 @@ pub const SUCCESS: i32 = 0;
 /// The input was read but is wrong: `plan check` found errors, or
 /// `plan validate` found an invalid plan.
 pub const FOUND_ERRORS: i32 = 1;
-/// Input error: a file could not be read or parsed, or a bad argument.
+/// Input error: a file could not be read or parsed, or a bad argument;
+/// also an output file or standard output that cannot be written.
 pub const INPUT_ERROR: i32 = 2;
 /// The input uses a PDDL feature this toolkit does not support.
 pub const UNSUPPORTED: i32 = 3;

@@ -34,6 +34,7 @@ Exit status:
   0    solved / clean / every plan valid
   1    errors found (plan check), some plan invalid (plan validate)
   2    input error: unreadable file, syntax error, bad argument
+       (also an output that cannot be written)
   3    unsupported PDDL feature
   4    unsolvable: the search space was exhausted without a plan
   5    time limit reached (while grounding or searching)
