@@ -526,3 +526,34 @@ fn a_full_disk_on_stdout_is_an_error_not_a_panic() {
         );
     }
 }
+
+/// A file whose parse would take more memory than the memory limit is
+/// refused before it is read (exit 6): parsing cannot stop halfway. The
+/// estimate is 16 bytes a byte: a 100 KB problem needs 1.6 MB.
+#[test]
+fn a_file_too_large_to_parse_within_the_memory_limit_is_refused() {
+    let dir = tempdir("parse-memory");
+    let problem = dir.join("padded.pddl");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(BLOCKS_PROBLEM),
+    )
+    .unwrap();
+    let padding = format!("; {}\n", "x".repeat(99)).repeat(1000);
+    std::fs::write(&problem, padding + &text).unwrap();
+    let problem = problem.to_str().unwrap();
+    let (status, _, stderr) = run(&["-q", "--memory-limit", "1", BLOCKS_DOMAIN, problem]);
+    assert_eq!(status, Some(6), "{stderr}");
+    assert!(
+        stderr.contains(
+            "parsing it takes about 16 times that in memory, more than the memory limit of 1 MiB"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`--memory-limit MIB` raises the limit"),
+        "{stderr}"
+    );
+    let (status, stdout, stderr) = run(&["-q", "--memory-limit", "2", BLOCKS_DOMAIN, problem]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.contains("; cost = "), "{stdout}");
+}

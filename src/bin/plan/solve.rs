@@ -71,6 +71,9 @@ pub fn run(args: SolveArgs) -> i32 {
             {
                 eprintln!("{note}");
             }
+            if let SolveError::TooLargeToParse { .. } = &error {
+                eprintln!("  = note: `--memory-limit MIB` raises the limit");
+            }
             let status = error.exit_status();
             if args.json
                 && let Some(report) = json_stopped_before_search(&error, status)
@@ -210,6 +213,12 @@ fn json_stopped_before_search(error: &SolveError, status: i32) -> Option<serde_j
         SolveError::Ground { error, .. } if status == exit::MEMORY_LIMIT => (
             outcome_name(Outcome::MemoryLimit),
             error.to_string(),
+            None,
+            None,
+        ),
+        SolveError::TooLargeToParse { .. } => (
+            outcome_name(Outcome::MemoryLimit),
+            error.to_string().trim_start_matches("error: ").to_owned(),
             None,
             None,
         ),
