@@ -389,21 +389,8 @@ fn write_ungroundable_task(dir: &std::path::Path) -> (String, String) {
 /// it with exit status 5 and says so, instead of running on.
 #[test]
 fn the_time_limit_stops_grounding() {
-    let dir = tempdir("ground-time-limit");
-    let (domain, problem) = write_ungroundable_task(&dir);
-    // Limits beyond what the run could reach, so that only time stops it.
-    let huge = "1000000000000";
     let started = std::time::Instant::now();
-    let (status, stdout, stderr) = run(&[
-        &domain,
-        &problem,
-        "--time-limit",
-        "0.3",
-        "--max-operators",
-        huge,
-        "--max-facts",
-        huge,
-    ]);
+    let (status, stdout, stderr) = run_ungroundable("ground-time-limit", &["--time-limit", "0.3"]);
     assert_eq!(status, Some(5), "{stderr}");
     assert!(stdout.is_empty(), "{stdout}");
     assert!(
@@ -413,17 +400,8 @@ fn the_time_limit_stops_grounding() {
     // Generous for a loaded machine; without the check it runs for hours.
     assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
     // With --json, the object says so too, keyed as after a search.
-    let (status, stdout, stderr) = run(&[
-        &domain,
-        &problem,
-        "--json",
-        "--time-limit",
-        "0.3",
-        "--max-operators",
-        huge,
-        "--max-facts",
-        huge,
-    ]);
+    let (status, stdout, stderr) =
+        run_ungroundable("ground-time-limit", &["--json", "--time-limit", "0.3"]);
     assert_eq!(status, Some(5), "{stderr}");
     let report = json(&stdout);
     assert_eq!(report["status"], "time limit", "{stdout}");
@@ -438,24 +416,25 @@ fn the_time_limit_stops_grounding() {
 /// checked while it grows (exit status 6).
 #[test]
 fn the_memory_limit_stops_grounding() {
-    let dir = tempdir("ground-memory-limit");
-    let (domain, problem) = write_ungroundable_task(&dir);
-    let huge = "1000000000000";
-    let (status, _, stderr) = run(&[
-        &domain,
-        &problem,
-        "--memory-limit",
-        "100",
-        "--max-operators",
-        huge,
-        "--max-facts",
-        huge,
-    ]);
+    let (status, _, stderr) = run_ungroundable("ground-memory-limit", &["--memory-limit", "100"]);
     assert_eq!(status, Some(6), "{stderr}");
     assert!(
         stderr.starts_with("memory limit reached while grounding, after "),
         "{stderr}"
     );
+}
+
+/// `plan` with `args` on [`write_ungroundable_task`]'s task (in scratch
+/// directory `name`), with grounding limits beyond what a run could
+/// reach, so that only `args` stop it.
+fn run_ungroundable(name: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let dir = tempdir(name);
+    let (domain, problem) = write_ungroundable_task(&dir);
+    let huge = "1000000000000";
+    let mut all = vec![domain.as_str(), problem.as_str(), "--max-operators", huge];
+    all.extend(["--max-facts", huge]);
+    all.extend_from_slice(args);
+    run(&all)
 }
 
 /// The grounding limits are flags of `plan` too, and the error names the
