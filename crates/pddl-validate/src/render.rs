@@ -146,7 +146,8 @@ pub(crate) fn vars_text(vars: &[QVar]) -> String {
 }
 
 /// A number for people: whole numbers without `.0`, others with at most
-/// six decimals (so float noise such as `109.87599999999999` reads `109.876`).
+/// six decimals (so float noise such as `109.87599999999999` reads `109.876`),
+/// and from 10^15 on in scientific notation (`1e300`, not 301 digits).
 pub fn format_number(n: f64) -> String {
     if n == n.trunc() && n.abs() < 1e15 {
         format!("{}", n as i64)
@@ -154,6 +155,24 @@ pub fn format_number(n: f64) -> String {
         let text = format!("{n:.6}");
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
-        format!("{n}")
+        format!("{n:e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_number;
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        assert_eq!(format_number(12.0), "12");
+        assert_eq!(format_number(-3.0), "-3");
+        assert_eq!(format_number(109.87599999999999), "109.876");
+        assert_eq!(format_number(0.5), "0.5");
+        // Large ones in scientific notation, not hundreds of digits.
+        assert_eq!(format_number(1e300), "1e300");
+        assert_eq!(format_number(-2.5e20), "-2.5e20");
+        assert_eq!(format_number(1e15), "1e15");
+        assert_eq!(format_number(999_999_999_999_999.0), "999999999999999");
     }
 }

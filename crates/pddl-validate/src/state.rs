@@ -292,7 +292,7 @@ pub(crate) fn apply(
                 "{} of {} by {} gives a non-finite value",
                 change.op.map_or("assign", |o| o.keyword()),
                 text(),
-                change.value
+                crate::render::format_number(change.value)
             )));
         }
         new_values.push((change.func, change.args.clone(), old, new));
