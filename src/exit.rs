@@ -20,6 +20,19 @@ pub const MEMORY_LIMIT: i32 = 6;
 /// The search was interrupted (Ctrl-C) before a plan was found.
 pub const INTERRUPTED: i32 = 130;
 
+/// The exit status for how a search ended without a plan (for a plan,
+/// [`SUCCESS`]).
+pub fn for_outcome(outcome: pddl_search::Outcome) -> i32 {
+    use pddl_search::Outcome;
+    match outcome {
+        Outcome::Solved => SUCCESS,
+        Outcome::Unsolvable => UNSOLVABLE,
+        Outcome::TimeLimit => TIME_LIMIT,
+        Outcome::MemoryLimit => MEMORY_LIMIT,
+        Outcome::Cancelled => INTERRUPTED,
+    }
+}
+
 /// The exit status for a grounding error: a limit on the size of the
 /// ground task counts as the memory limit (it stands in for one), a
 /// stop before the end as the time limit.

@@ -224,11 +224,7 @@ pub struct GroundingStopped {
 impl GroundingStopped {
     /// The `plan` exit status.
     pub fn exit_status(&self) -> i32 {
-        match self.outcome {
-            Outcome::Cancelled => exit::INTERRUPTED,
-            Outcome::MemoryLimit => exit::MEMORY_LIMIT,
-            _ => exit::TIME_LIMIT,
-        }
+        exit::for_outcome(self.outcome)
     }
 }
 

@@ -50,9 +50,10 @@
 //!
 //! Limits: [`GroundOptions::max_operators`] and
 //! [`GroundOptions::max_facts`] stop grounding with an error before memory
-//! runs out, and [`GroundOptions::stop`] (a deadline, a cancellation flag)
-//! with [`GroundError::Stopped`] before the caller's time runs out; conditions deeper than 600 levels and quantifier expansions
-//! above two million nodes per condition are refused as unsupported.
+//! runs out, and [`GroundOptions::stop`] (a deadline, a memory limit, a
+//! cancellation flag) with [`GroundError::Stopped`] when the caller says;
+//! conditions deeper than 600 levels and quantifier expansions above two
+//! million nodes per condition are refused as unsupported.
 
 #![warn(missing_docs)]
 
@@ -147,7 +148,7 @@ pub enum GroundError {
         limit: usize,
     },
     /// [`GroundOptions::stop`] said stop before grounding ended.
-    #[error("grounding stopped before it ended (time limit or cancellation)")]
+    #[error("grounding stopped before it ended (the caller's stop condition)")]
     Stopped,
 }
 

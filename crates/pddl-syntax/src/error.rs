@@ -102,23 +102,21 @@ impl Diagnostic {
         let pad = " ".repeat(gutter.len());
         // Underline at most to the end of the line the span starts on.
         let line_start = file.line_start(line);
-        let start_in_line = self.span.start - line_start;
-        let end_in_line =
-            (self.span.end.max(self.span.start + 1) - line_start).min(line_text.len());
+        let mut start_in_line = (self.span.start - line_start).min(line_text.len());
+        let mut end_in_line = (self.span.end.max(self.span.start + 1) - line_start)
+            .clamp(start_in_line, line_text.len());
         // A span may start or end inside a character that stands in for
         // bytes that were not UTF-8: widen it to whole characters.
-        let mut start_in_line = start_in_line.min(line_text.len());
         while !line_text.is_char_boundary(start_in_line) {
             start_in_line -= 1;
         }
-        let mut end_in_line = end_in_line.max(start_in_line);
         while !line_text.is_char_boundary(end_in_line) {
             end_in_line += 1;
         }
         let (line_text, before, under) = clip_long_line(
-            line_text.get(..start_in_line).unwrap_or(""),
-            line_text.get(start_in_line..end_in_line).unwrap_or(""),
-            line_text.get(end_in_line..).unwrap_or(""),
+            &line_text[..start_in_line],
+            &line_text[start_in_line..end_in_line],
+            &line_text[end_in_line..],
         );
         let caret_pad: String = before
             .chars()

@@ -124,14 +124,9 @@ pub fn run(args: SolveArgs) -> i32 {
 /// The exit status for a search outcome.
 fn outcome_status(outcome: Outcome, has_plan: bool) -> i32 {
     if has_plan {
-        return exit::SUCCESS;
-    }
-    match outcome {
-        Outcome::Solved => exit::SUCCESS,
-        Outcome::Unsolvable => exit::UNSOLVABLE,
-        Outcome::TimeLimit => exit::TIME_LIMIT,
-        Outcome::MemoryLimit => exit::MEMORY_LIMIT,
-        Outcome::Cancelled => exit::INTERRUPTED,
+        exit::SUCCESS
+    } else {
+        exit::for_outcome(outcome)
     }
 }
 
@@ -196,7 +191,6 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
     }
 }
 
-/// One JSON object describing the whole run.
 /// With `--json`, the object for a run that a limit or Ctrl-C stopped
 /// before the search, keyed like [`json_report`]'s, with the status that
 /// the exit status says and the message: no plan, nothing searched (times
@@ -242,6 +236,7 @@ fn json_stopped_before_search(error: &SolveError, status: i32) -> Option<serde_j
     }))
 }
 
+/// One JSON object describing the whole run.
 fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Value {
     let result = &solution.result;
     let stats = &result.statistics;

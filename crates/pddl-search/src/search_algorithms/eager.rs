@@ -250,11 +250,9 @@ pub fn run<O: OpenList<StateId>>(
             // in generation order, as the single-threaded loop above does.
             let stop = || monitor.stop_within_expansion().is_some();
             if !parallel.evaluate(&mut *heuristics[0], &mut values, &stop) {
-                let stop = if monitor.cancelled() {
-                    Outcome::Cancelled
-                } else {
-                    Outcome::TimeLimit
-                };
+                // The flag stays raised and the deadline passed: asked
+                // again, the monitor says which stopped the batch.
+                let stop = monitor.stop_now().unwrap_or(Outcome::Cancelled);
                 return IterationResult::stopped(stop);
             }
             let mut values = values.iter();

@@ -504,6 +504,12 @@ impl<'a> Monitor<'a> {
         }
         self.evaluations_to_clock_read
             .set(self.evaluations_per_clock_read);
+        self.stop_now()
+    }
+
+    /// Whether the caller's flag ([`Outcome::Cancelled`]) or the deadline
+    /// ([`Outcome::TimeLimit`]) stops the search now, reading the clock.
+    pub fn stop_now(&self) -> Option<Outcome> {
         if self.cancel.load(Ordering::Relaxed) {
             return Some(Outcome::Cancelled);
         }
