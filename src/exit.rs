@@ -19,6 +19,9 @@ pub const TIME_LIMIT: i32 = 5;
 pub const MEMORY_LIMIT: i32 = 6;
 /// The search was interrupted (Ctrl-C) before a plan was found.
 pub const INTERRUPTED: i32 = 130;
+/// An internal error: the program panicked (a bug). The same status as a
+/// panic in Rust's own `main`.
+pub const INTERNAL_ERROR: i32 = 101;
 
 /// The exit status for how a search ended without a plan (for a plan,
 /// [`SUCCESS`]).

@@ -40,6 +40,7 @@ Exit status:
   5    time limit reached (while grounding or searching)
   6    memory limit reached (default limit: 80 % of the available memory),
        or a grounding limit (--max-operators, --max-facts)
+  101  internal error: a bug, please report it with the input
   130  interrupted
   141  killed by SIGPIPE: the reader of stdout went away";
 
@@ -143,10 +144,25 @@ fn main() {
 /// Runs the subcommand of the command line `args` and exits with its
 /// status.
 fn run(args: Vec<OsString>) -> ! {
+    std::process::exit(status_catching_panics(|| run_command(args)));
+}
+
+/// `command`'s status, or [`exit::INTERNAL_ERROR`] where it panics (the
+/// panic hook has printed the message by then). A panic must not unwind
+/// out of the C `main`: that aborts the process with SIGABRT and "failed
+/// to initiate panic" (exit 134), which looks like a crash of the system.
+fn status_catching_panics(command: impl FnOnce() -> i32) -> i32 {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(command))
+        .unwrap_or(planner::exit::INTERNAL_ERROR)
+}
+
+/// Runs the subcommand of the command line `args`, returning its exit
+/// status.
+fn run_command(args: Vec<OsString>) -> i32 {
     open_closed_standard_descriptors();
     restore_default_sigpipe();
     let cli = parse_command_line(args);
-    let status = match cli.command {
+    match cli.command {
         None => solve::run(cli.solve),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Check(args)) => check::run(args),
@@ -154,8 +170,7 @@ fn run(args: Vec<OsString>) -> ! {
         Some(Command::Validate(args)) => validate::run(args),
         Some(Command::Generate(args)) => generate::run(args),
         Some(Command::Puzznic(command)) => puzznic::run(command),
-    };
-    std::process::exit(status);
+    }
 }
 
 /// Opens `/dev/null` on each of descriptors 0–2 that is closed, as Rust's
@@ -196,6 +211,15 @@ fn restore_default_sigpipe() {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn a_panic_becomes_the_internal_error_status() {
+        assert_eq!(status_catching_panics(|| 4), 4);
+        assert_eq!(
+            status_catching_panics(|| panic!("a bug")),
+            planner::exit::INTERNAL_ERROR
+        );
+    }
 
     #[test]
     fn not_plain_solve_lists_every_subcommand() {
