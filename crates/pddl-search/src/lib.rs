@@ -123,7 +123,7 @@ pub fn search(
         && let Some(plan) = &best
     {
         // The last polish: a cheaper plan through the states near it.
-        let budget = neighbourhood_budget(monitor.stats.generated, plan.cost, lower_bound);
+        let budget = neighbourhood_budget(monitor.stats.generated, plan.cost, after.gap_bound);
         let stop = monitor.stop_check();
         let runner_up = after
             .runner_up
@@ -241,7 +241,8 @@ const IMPROVEMENT_BUDGET_PER_GENERATED: u64 = 2;
 const NEIGHBOURHOOD_BUDGET_PER_GENERATED: u64 = 3;
 /// Operator applications the neighbourhood search may spend at least
 /// where the final plan costs [`NEIGHBOURHOOD_GAP_PERCENT`] of the
-/// initial state's lower bound or more. After a short search the budget
+/// initial state's LM-cut value by its original definition (or of the
+/// optimality probe's bound) or more. After a short search the budget
 /// per generated state is a few thousand applications, too few to reach
 /// a shortcut (depot p02: 990 states generated, a plan of 16 where 15 is
 /// found with 10 000 applications); this many cost at most about a
@@ -260,10 +261,11 @@ const SIDE_BY_SIDE_NEIGHBOURHOOD_APPLICATIONS: u64 = 20_000;
 
 /// The operator applications of the neighbourhood search around a final
 /// plan of `cost`, after searches that generated `generated` states, with
-/// `lower_bound` an admissible estimate of the initial state (0: none).
-fn neighbourhood_budget(generated: u64, cost: Cost, lower_bound: Cost) -> u64 {
+/// `gap_bound` the estimate of the optimal cost that the budget's floor
+/// compares it with (`AfterFirstPlan::gap_bound`; 0: none).
+fn neighbourhood_budget(generated: u64, cost: Cost, gap_bound: Cost) -> u64 {
     let earned = generated.saturating_mul(NEIGHBOURHOOD_BUDGET_PER_GENERATED);
-    if restarts::costs_at_least_percent_of_bound(cost, lower_bound, NEIGHBOURHOOD_GAP_PERCENT) {
+    if restarts::costs_at_least_percent_of_bound(cost, gap_bound, NEIGHBOURHOOD_GAP_PERCENT) {
         earned.max(NEIGHBOURHOOD_FLOOR_APPLICATIONS)
     } else {
         earned

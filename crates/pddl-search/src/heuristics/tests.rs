@@ -4,13 +4,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use pddl_ground::Task;
-use pddl_ground::task::{AssignOp, Comparison, Cost, NumEffect, NumExpr};
+use pddl_ground::task::{AssignOp, Comparison, Cost, FactId, NumEffect, NumExpr};
 
 use super::{CostType, create};
 use crate::options::HeuristicKind;
 use crate::state::StateView;
 use crate::successor::StateSpace;
-use crate::testing::{TaskBuilder, diamond};
+use crate::testing::{Lcg, TaskBuilder, diamond, optimal_cost, random_task};
 use crate::{NoObserver, Outcome, SearchOptions, search};
 
 /// The heuristic's value and sorted preferred operators in the initial
@@ -295,4 +295,105 @@ fn kinds_say_which_heuristics_give_preferred_operators() {
             kind.name()
         );
     }
+}
+
+/// Visit-all on a `width` × `height` grid: facts `at(c)` (0..n) and
+/// `visited(c)` (n..2n), unit-cost moves between neighbours; the robot
+/// starts in cell 0, which is visited; the goal visits every cell.
+fn visit_all(width: u32, height: u32) -> Task {
+    let n = width * height;
+    let mut b = TaskBuilder::new(2 * n as usize);
+    for c in 0..n {
+        let (x, y) = (c % width, c / width);
+        let mut neighbours = Vec::new();
+        if x + 1 < width {
+            neighbours.push(c + 1);
+        }
+        if x > 0 {
+            neighbours.push(c - 1);
+        }
+        if y + 1 < height {
+            neighbours.push(c + width);
+        }
+        if y > 0 {
+            neighbours.push(c - width);
+        }
+        for d in neighbours {
+            b.op("move", &[c], &[d, n + d], &[c]);
+        }
+    }
+    let goal: Vec<FactId> = (n..2 * n).collect();
+    b.build(&[0, n], &goal)
+}
+
+/// `h`'s value of the initial state of `task`.
+fn h_of(task: &Task, mut h: impl super::Heuristic) -> Option<Cost> {
+    let mut space = StateSpace::new(task);
+    let s = space.initial_state();
+    let mut fluents = Vec::new();
+    h.evaluate(space.view(&s, &mut fluents), None)
+}
+
+#[test]
+fn lmcut_counts_every_cell_left_to_visit() {
+    // Every unvisited cell needs a move of its own into it, and the moves
+    // into different cells are disjoint landmarks: LM-cut finds them all
+    // only if its goal zone passes through the goals not cut yet.
+    for (width, height) in [(3, 3), (5, 4), (8, 8)] {
+        let task = visit_all(width, height);
+        let left = Cost::from(width * height - 1);
+        assert_eq!(
+            h_init(&task, HeuristicKind::LmCut, CostType::Real).0,
+            Some(left),
+            "{width} × {height}"
+        );
+    }
+    // The original definition finds fewer, 34 (the default's budgets rely
+    // on that difference, see `restarts::InitialBounds`).
+    let task = visit_all(8, 8);
+    let original = h_of(&task, super::lmcut::LmCut::original(&task, CostType::Real));
+    assert!(original.is_some_and(|h| h < 63), "{original:?}");
+}
+
+#[test]
+fn lmcut_is_between_hmax_and_the_optimum_on_random_tasks() {
+    let mut rng = Lcg(23);
+    let (mut solvable, mut above_hmax) = (0, 0);
+    for round in 0..1000 {
+        let task = random_task(&mut rng);
+        let lmcut = h_init(&task, HeuristicKind::LmCut, CostType::Real).0;
+        let hmax = h_init(&task, HeuristicKind::HMax, CostType::Real).0;
+        // Both see the same relaxed dead ends.
+        assert_eq!(lmcut.is_none(), hmax.is_none(), "round {round}");
+        let (Some(lmcut), Some(hmax)) = (lmcut, hmax) else {
+            continue;
+        };
+        // LM-cut dominates h_max, except with conditional effects: the
+        // pieces of an operator share its cost, charged once per cut.
+        if task.operators.iter().all(|o| o.conditional.is_empty()) {
+            assert!(
+                lmcut >= hmax,
+                "round {round}: LM-cut {lmcut} < h_max {hmax}"
+            );
+        }
+        above_hmax += usize::from(lmcut > hmax);
+        let original = h_of(&task, super::lmcut::LmCut::original(&task, CostType::Real))
+            .unwrap_or_else(|| panic!("round {round}: a dead end only by the original"));
+        if let Some(best) = optimal_cost(&task) {
+            assert!(
+                lmcut <= best,
+                "round {round}: LM-cut {lmcut} > optimum {best}"
+            );
+            assert!(
+                original <= best,
+                "round {round}: original LM-cut {original} > optimum {best}"
+            );
+            solvable += 1;
+        }
+    }
+    // The test means something only if the tasks vary.
+    assert!(
+        solvable >= 200 && above_hmax >= 25,
+        "{solvable} solvable, {above_hmax} with LM-cut above h_max"
+    );
 }
