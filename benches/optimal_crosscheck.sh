@@ -41,8 +41,10 @@ fd_cost() {
 agree=0 disagree=0 only_ours=0 only_fd=0 neither=0
 while IFS=$'\t' read -r _ domain problem; do
   d=$shared/$domain p=$shared/$problem
-  ours=$(timeout $((limit + 10)) "$plan" -q --json --optimal --time-limit "$limit" "$d" "$p" 2>/dev/null |
-    python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["cost"] if r.get("optimal") else "none")' 2>/dev/null || echo none)
+  # (`plan` exits with a status other than 0 where it stops at the limit.)
+  ours=$({ timeout $((limit + 10)) "$plan" -q --json --optimal --time-limit "$limit" "$d" "$p" 2>/dev/null || true; } |
+    python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["cost"] if r.get("optimal") else "none")' 2>/dev/null || true)
+  ours=${ours:-none}
   fd=$(fd_cost "astar(lmcut())" "$d" "$p") search=lmcut
   if [ "$fd" = unsupported ]; then
     fd=$(fd_cost "astar(hmax())" "$d" "$p") search=hmax
