@@ -895,16 +895,22 @@ fn initial_bounds(space: &mut StateSpace<'_>, plan_cost: Cost, evaluated: u64) -
     if plan_cost > evaluated {
         return InitialBounds::default();
     }
-    let task = space.task;
+    let mut lmcut = LmCut::new(space.task, CostType::Real);
     let initial = space.initial_state();
     let mut fluents = Vec::new();
-    let mut value = |mut lmcut: LmCut| {
+    let mut value = |lmcut: &mut LmCut| {
         lmcut
             .evaluate(space.view(&initial, &mut fluents), None)
             .unwrap_or(0)
     };
+    let lower = value(&mut lmcut);
+    if lower >= plan_cost {
+        // The plan is optimal: no budget to size.
+        return InitialBounds { lower, gap: lower };
+    }
+    lmcut.set_refined(false);
     InitialBounds {
-        lower: value(LmCut::new(task, CostType::Real)),
-        gap: value(LmCut::original(task, CostType::Real)),
+        lower,
+        gap: value(&mut lmcut),
     }
 }

@@ -83,6 +83,13 @@ impl LmCut {
         Self::build(task, cost_type, false)
     }
 
+    /// Switches between the refined and the original definition
+    /// ([`LmCut::new`], [`LmCut::original`]) without building the relaxed
+    /// task again.
+    pub fn set_refined(&mut self, refined: bool) {
+        self.refined = refined;
+    }
+
     fn build(task: &Task, cost_type: CostType, refined: bool) -> Self {
         let relaxed = RelaxedTask::new(task, cost_type);
         let props = relaxed.props();
