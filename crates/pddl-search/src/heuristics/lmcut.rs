@@ -256,15 +256,13 @@ impl LmCut {
                 // cut before may lead the zone to facts many goals share,
                 // and one cut there stands for all of them (visitall
                 // problem12: 56 instead of the perfect 143).
-                for &q in rt.pre(o).iter().filter(|_| refined) {
-                    if prop_cost[q as usize] != supporter_cost[oi] {
-                        continue;
-                    }
-                    let border = free_achievers[q as usize] == 0;
-                    if border || zone[q as usize] == round {
-                        supporter[oi] = q;
-                        break;
-                    }
+                if refined
+                    && let Some(&q) = rt.pre(o).iter().find(|&&q| {
+                        prop_cost[q as usize] == supporter_cost[oi]
+                            && (free_achievers[q as usize] == 0 || zone[q as usize] == round)
+                    })
+                {
+                    supporter[oi] = q;
                 }
                 let q = supporter[oi];
                 if zone[q as usize] != round {
@@ -290,26 +288,21 @@ impl LmCut {
                 if unsatisfied[o as usize] != 0 || supporter[o as usize] != p {
                     continue;
                 }
-                // An operator with an effect in the goal zone is in the
-                // cut, and its other effects are not explored: a relaxed
-                // plan reaches the zone first through an operator whose
-                // supporter was made true by operators with no effect in
-                // the zone, so this smaller cut is a landmark too.
-                if refined && rt.eff(o).iter().any(|&e| zone[e as usize] == round) {
-                    if in_cut[o as usize] != round {
-                        in_cut[o as usize] = round;
-                        cut.push(o);
-                    }
+                let enters_zone = rt.eff(o).iter().any(|&e| zone[e as usize] == round);
+                if enters_zone && in_cut[o as usize] != round {
+                    in_cut[o as usize] = round;
+                    cut.push(o);
+                }
+                // Refined, an operator in the cut does not make its other
+                // effects reached: a relaxed plan enters the zone first
+                // through an operator whose supporter was made true by
+                // operators with no effect in the zone, so this smaller
+                // cut is a landmark too.
+                if enters_zone && refined {
                     continue;
                 }
                 for &e in rt.eff(o) {
-                    if zone[e as usize] == round {
-                        // (Only without the refinements.)
-                        if in_cut[o as usize] != round {
-                            in_cut[o as usize] = round;
-                            cut.push(o);
-                        }
-                    } else if reached[e as usize] != round {
+                    if zone[e as usize] != round && reached[e as usize] != round {
                         reached[e as usize] = round;
                         stack.push(e);
                     }

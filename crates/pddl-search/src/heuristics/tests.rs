@@ -20,11 +20,16 @@ pub(super) fn h_init(
     kind: HeuristicKind,
     cost_type: CostType,
 ) -> (Option<Cost>, Vec<u32>) {
+    evaluate_initial(task, create(kind, task, cost_type).as_mut())
+}
+
+/// `h`'s value and sorted preferred operators in the initial state of
+/// `task`.
+fn evaluate_initial(task: &Task, h: &mut dyn super::Heuristic) -> (Option<Cost>, Vec<u32>) {
     let mut space = StateSpace::new(task);
     let s = space.initial_state();
     let mut fluents = Vec::new();
     let view: StateView<'_> = space.view(&s, &mut fluents);
-    let mut h = create(kind, task, cost_type);
     let mut preferred = Vec::new();
     let v = h.evaluate(view, Some(&mut preferred));
     preferred.sort_unstable();
@@ -326,12 +331,13 @@ fn visit_all(width: u32, height: u32) -> Task {
     b.build(&[0, n], &goal)
 }
 
-/// `h`'s value of the initial state of `task`.
-fn h_of(task: &Task, mut h: impl super::Heuristic) -> Option<Cost> {
-    let mut space = StateSpace::new(task);
-    let s = space.initial_state();
-    let mut fluents = Vec::new();
-    h.evaluate(space.view(&s, &mut fluents), None)
+/// LM-cut's value of the initial state by its original definition.
+fn original_lmcut_init(task: &Task) -> Option<Cost> {
+    evaluate_initial(
+        task,
+        &mut super::lmcut::LmCut::original(task, CostType::Real),
+    )
+    .0
 }
 
 #[test]
@@ -351,7 +357,7 @@ fn lmcut_counts_every_cell_left_to_visit() {
     // The original definition finds fewer, 34 (the default's budgets rely
     // on that difference, see `restarts::InitialBounds`).
     let task = visit_all(8, 8);
-    let original = h_of(&task, super::lmcut::LmCut::original(&task, CostType::Real));
+    let original = original_lmcut_init(&task);
     assert!(original.is_some_and(|h| h < 63), "{original:?}");
 }
 
@@ -377,7 +383,7 @@ fn lmcut_is_between_hmax_and_the_optimum_on_random_tasks() {
             );
         }
         above_hmax += usize::from(lmcut > hmax);
-        let original = h_of(&task, super::lmcut::LmCut::original(&task, CostType::Real))
+        let original = original_lmcut_init(&task)
             .unwrap_or_else(|| panic!("round {round}: a dead end only by the original"));
         if let Some(best) = optimal_cost(&task) {
             assert!(
