@@ -2,7 +2,7 @@
 //! every diagnostic rendered against the file it belongs to.
 
 use crate::exit;
-use crate::input::{InputError, read_source};
+use crate::input::{InputError, read_source_to_parse};
 use pddl_syntax::ast::{Domain, Problem};
 use pddl_syntax::{Diagnostic, SourceFile, check};
 use std::path::Path;
@@ -53,7 +53,8 @@ impl LoadError {
     /// The `plan` exit status for this error.
     pub fn exit_status(&self) -> i32 {
         match self {
-            LoadError::Input(_) | LoadError::Syntax { .. } => exit::INPUT_ERROR,
+            LoadError::Input(error) => error.exit_status(),
+            LoadError::Syntax { .. } => exit::INPUT_ERROR,
             LoadError::Unsupported { .. } => exit::UNSUPPORTED,
             LoadError::Semantic { .. } => exit::FOUND_ERRORS,
         }
@@ -84,18 +85,27 @@ fn parse_error(diagnostics: &[Diagnostic], source: &SourceFile) -> LoadError {
     }
 }
 
-/// Reads and parses a domain file (no semantic checks).
-pub fn parse_domain_file(path: &Path) -> Result<(SourceFile, Domain), LoadError> {
-    let source = read_source(path)?;
+/// Reads and parses a domain file (no semantic checks), refusing it
+/// before reading where parsing it would take more than `memory_limit`
+/// bytes ([`crate::input::check_parse_memory`]).
+pub fn parse_domain_file(
+    path: &Path,
+    memory_limit: Option<u64>,
+) -> Result<(SourceFile, Domain), LoadError> {
+    let source = read_source_to_parse(path, memory_limit)?;
     match pddl_syntax::parse_domain(&source.text) {
         Ok(domain) => Ok((source, domain)),
         Err(diagnostics) => Err(parse_error(&diagnostics, &source)),
     }
 }
 
-/// Reads and parses a problem file (no semantic checks).
-pub fn parse_problem_file(path: &Path) -> Result<(SourceFile, Problem), LoadError> {
-    let source = read_source(path)?;
+/// Reads and parses a problem file (no semantic checks), refusing it
+/// like [`parse_domain_file`].
+pub fn parse_problem_file(
+    path: &Path,
+    memory_limit: Option<u64>,
+) -> Result<(SourceFile, Problem), LoadError> {
+    let source = read_source_to_parse(path, memory_limit)?;
     match pddl_syntax::parse_problem(&source.text) {
         Ok(problem) => Ok((source, problem)),
         Err(diagnostics) => Err(parse_error(&diagnostics, &source)),
@@ -130,9 +140,13 @@ pub fn check_parsed(
 }
 
 /// Reads, parses and checks a domain and a problem.
-pub fn load_task(domain_path: &Path, problem_path: &Path) -> Result<CheckedTask, LoadError> {
-    let (domain_source, domain) = parse_domain_file(domain_path)?;
-    let (problem_source, problem) = parse_problem_file(problem_path)?;
+pub fn load_task(
+    domain_path: &Path,
+    problem_path: &Path,
+    memory_limit: Option<u64>,
+) -> Result<CheckedTask, LoadError> {
+    let (domain_source, domain) = parse_domain_file(domain_path, memory_limit)?;
+    let (problem_source, problem) = parse_problem_file(problem_path, memory_limit)?;
     let warnings = check_parsed(&domain_source, &domain, &problem_source, &problem)?;
     Ok(CheckedTask {
         domain_source,

@@ -40,6 +40,13 @@ pub fn default_limit_mib() -> Option<u64> {
     Some((available_bytes()? / 100 * DEFAULT_SHARE_PERCENT) >> 20)
 }
 
+/// A memory limit in bytes: `mib` MiB where given, the default limit
+/// ([`default_limit_mib`]) otherwise.
+pub fn limit_bytes(mib: Option<u64>) -> Option<u64> {
+    mib.or_else(default_limit_mib)
+        .map(|mib| mib.saturating_mul(1 << 20))
+}
+
 /// The value of a `Name:   1234 kB` line, in bytes.
 fn kib_field(text: &str, name: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with(name))?;

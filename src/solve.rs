@@ -16,20 +16,6 @@ pub enum SolveError {
     /// Reading, parsing or checking failed.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// Parsing a file would take more memory than the memory limit
-    /// allows ([`PARSE_BYTES_PER_INPUT_BYTE`]); nothing was read.
-    #[error(
-        "error: `{path}` is {bytes} bytes; parsing it takes about {PARSE_BYTES_PER_INPUT_BYTE} times that in memory, more than the memory limit of {} MiB",
-        memory_limit >> 20
-    )]
-    TooLargeToParse {
-        /// The file.
-        path: String,
-        /// Its size.
-        bytes: u64,
-        /// The memory limit in bytes.
-        memory_limit: u64,
-    },
     /// The time limit, the memory limit or the cancellation flag stopped
     /// grounding, before any search.
     #[error(transparent)]
@@ -51,7 +37,6 @@ impl SolveError {
         match self {
             SolveError::Load(e) => e.exit_status(),
             SolveError::Stopped(stopped) => stopped.exit_status(),
-            SolveError::TooLargeToParse { .. } => exit::MEMORY_LIMIT,
             SolveError::Ground { error, .. } => exit::for_ground_error(error),
         }
     }
@@ -71,31 +56,6 @@ pub fn ground_checked(checked: &CheckedTask, options: &GroundOptions) -> Result<
             error: Box::new(error),
         }
     })
-}
-
-/// Memory that reading, parsing and checking take per byte of input, a
-/// little above what was measured: 11.6 on a 141 MB Puzznic problem
-/// (1.64 GB resident), 13 on visitall problem50 (450 KB, 3 MB of it the
-/// process's own).
-pub const PARSE_BYTES_PER_INPUT_BYTE: u64 = 16;
-
-/// Refuses a file whose parse would take more than `memory_limit` bytes
-/// ([`PARSE_BYTES_PER_INPUT_BYTE`] per byte), before reading it: parsing
-/// cannot be stopped halfway. Files whose size is not known beforehand
-/// (pipes) pass.
-fn check_parse_memory(path: &Path, memory_limit: u64) -> Result<(), SolveError> {
-    let Ok(metadata) = std::fs::metadata(path) else {
-        return Ok(()); // reading it reports why
-    };
-    let needed = metadata.len().saturating_mul(PARSE_BYTES_PER_INPUT_BYTE);
-    if needed > memory_limit {
-        return Err(SolveError::TooLargeToParse {
-            path: path.display().to_string(),
-            bytes: metadata.len(),
-            memory_limit,
-        });
-    }
-    Ok(())
 }
 
 /// Grounds a checked task like [`ground_checked`], stopping also where
@@ -122,7 +82,7 @@ fn ground_within(
 /// limit for the whole call and a memory limit, must stop: at the
 /// deadline, once the process's resident memory exceeds the memory limit,
 /// or once `cancel` is set.
-pub(crate) struct GroundingLimit<'c> {
+pub struct GroundingLimit<'c> {
     start: Instant,
     /// When grounding began (this was made).
     grounding_start: Instant,
@@ -142,7 +102,7 @@ const MEMORY_READ_INTERVAL: Duration = Duration::from_millis(10);
 impl<'c> GroundingLimit<'c> {
     /// For a call that started at `start` with `time_limit` and
     /// `memory_limit_bytes`, made just before grounding begins.
-    pub(crate) fn new(
+    pub fn new(
         start: Instant,
         time_limit: Option<Duration>,
         memory_limit_bytes: Option<u64>,
@@ -160,7 +120,7 @@ impl<'c> GroundingLimit<'c> {
     }
 
     /// Whether grounding must stop now.
-    pub(crate) fn reached(&self) -> bool {
+    pub fn reached(&self) -> bool {
         if self.cancel.load(Ordering::Relaxed) || self.memory_exceeded.get() {
             return true;
         }
@@ -181,7 +141,7 @@ impl<'c> GroundingLimit<'c> {
     /// Why grounding stopped, once it has: cancellation (also when a stop
     /// condition of the caller's stopped it), the memory limit or the
     /// deadline.
-    pub(crate) fn stopped(&self) -> GroundingStopped {
+    pub fn stopped(&self) -> GroundingStopped {
         let outcome = if self.cancel.load(Ordering::Relaxed) {
             Outcome::Cancelled
         } else if self.memory_exceeded.get() {
@@ -266,12 +226,7 @@ pub fn solve_files(
     observer: &mut dyn SearchObserver,
 ) -> Result<Solution, SolveError> {
     let start = Instant::now();
-    if let Some(limit) = options.memory_limit_bytes {
-        for path in [domain, problem] {
-            check_parse_memory(path, limit)?;
-        }
-    }
-    let checked = load_task(domain, problem)?;
+    let checked = load_task(domain, problem, options.memory_limit_bytes)?;
     let parse = start.elapsed();
     let limit = GroundingLimit::new(
         start,

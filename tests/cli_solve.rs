@@ -412,26 +412,37 @@ fn the_time_limit_stops_grounding() {
     assert!(report["time"]["ground"].as_f64().unwrap() > 0.0, "{stdout}");
 }
 
-/// The memory limit covers grounding: the process's resident memory is
-/// checked while it grows (exit status 6).
+/// The memory limit covers grounding, in `plan` and in `plan ground`:
+/// the process's resident memory is checked while it grows (exit status
+/// 6).
 #[test]
 fn the_memory_limit_stops_grounding() {
-    let (status, _, stderr) = run_ungroundable("ground-memory-limit", &["--memory-limit", "100"]);
-    assert_eq!(status, Some(6), "{stderr}");
-    assert!(
-        stderr.starts_with("memory limit reached while grounding, after "),
-        "{stderr}"
-    );
+    for command in [&[][..], &["ground"]] {
+        let mut args = command.to_vec();
+        args.extend(["--memory-limit", "100"]);
+        let (status, _, stderr) = run_ungroundable("ground-memory-limit", &args);
+        assert_eq!(status, Some(6), "{command:?}: {stderr}");
+        assert!(
+            stderr.starts_with("memory limit reached while grounding, after "),
+            "{command:?}: {stderr}"
+        );
+    }
 }
 
 /// `plan` with `args` on [`write_ungroundable_task`]'s task (in scratch
 /// directory `name`), with grounding limits beyond what a run could
-/// reach, so that only `args` stop it.
+/// reach, so that only `args` stop it. A subcommand in `args` comes
+/// first, before the files.
 fn run_ungroundable(name: &str, args: &[&str]) -> (Option<i32>, String, String) {
     let dir = tempdir(name);
     let (domain, problem) = write_ungroundable_task(&dir);
     let huge = "1000000000000";
-    let mut all = vec![domain.as_str(), problem.as_str(), "--max-operators", huge];
+    let (subcommand, args) = match args.split_first() {
+        Some((&"ground", rest)) => (Some("ground"), rest),
+        _ => (None, args),
+    };
+    let mut all: Vec<&str> = subcommand.into_iter().collect();
+    all.extend([domain.as_str(), problem.as_str(), "--max-operators", huge]);
     all.extend(["--max-facts", huge]);
     all.extend_from_slice(args);
     run(&all)
@@ -520,19 +531,32 @@ fn a_file_too_large_to_parse_within_the_memory_limit_is_refused() {
     let padding = format!("; {}\n", "x".repeat(99)).repeat(1000);
     std::fs::write(&problem, padding + &text).unwrap();
     let problem = problem.to_str().unwrap();
-    let (status, _, stderr) = run(&["-q", "--memory-limit", "1", BLOCKS_DOMAIN, problem]);
-    assert_eq!(status, Some(6), "{stderr}");
-    assert!(
-        stderr.contains(
-            "parsing it takes about 16 times that in memory, more than the memory limit of 1 MiB"
-        ),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("`--memory-limit MIB` raises the limit"),
-        "{stderr}"
-    );
     let (status, stdout, stderr) = run(&["-q", "--memory-limit", "2", BLOCKS_DOMAIN, problem]);
     assert_eq!(status, Some(0), "{stderr}");
     assert!(stdout.contains("; cost = "), "{stdout}");
+    let size = std::fs::metadata(problem).unwrap().len();
+    let plan_file = dir.join("plan.txt");
+    std::fs::write(&plan_file, stdout).unwrap();
+    let plan_file = plan_file.to_str().unwrap();
+    // Every command that parses the problem refuses it the same way.
+    for command in [&["-q"][..], &["ground"], &["check"], &["validate"]] {
+        let with_limit = |mib| {
+            let mut args = command.to_vec();
+            args.extend(["--memory-limit", mib, BLOCKS_DOMAIN, problem]);
+            if command == ["validate"] {
+                args.push(plan_file);
+            }
+            run(&args)
+        };
+        let (status, _, stderr) = with_limit("1");
+        assert_eq!(status, Some(6), "{command:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!(
+                "error: `{problem}` is {size} bytes; parsing it takes about 16 times that in memory, more than the memory limit of 1 MiB\n  = note: `--memory-limit MIB` raises the limit\n"
+            )),
+            "{command:?}: {stderr}"
+        );
+        let (status, _, stderr) = with_limit("2");
+        assert_eq!(status, Some(0), "{command:?}: {stderr}");
+    }
 }

@@ -42,7 +42,7 @@ fn root() -> PathBuf {
 /// Checks one task; returns the number of steps compared.
 fn check_task(domain: &Path, problem: &Path, seed: u64) -> usize {
     let checked =
-        load_task(domain, problem).unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
+        load_task(domain, problem, None).unwrap_or_else(|e| panic!("{}: {e}", problem.display()));
     let task =
         match planner::ground::ground(&checked.domain, &checked.problem, &GroundOptions::default())
         {

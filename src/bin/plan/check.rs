@@ -1,8 +1,9 @@
 //! `plan check`: parse and check a domain (and a problem), printing every
 //! diagnostic rendered against its file, then one summary line per file.
 
+use crate::ground_limits::MEMORY_LIMIT_NOTE;
 use planner::exit;
-use planner::input::{InputError, read_source};
+use planner::input::{InputError, read_source_to_parse};
 use planner::syntax::check::{check_domain, check_problem};
 use planner::syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
 use std::path::{Path, PathBuf};
@@ -11,7 +12,9 @@ const CHECK_EXIT_STATUSES: &str = "\
 Exit status:
   0  no errors (warnings allowed, unless --deny-warnings)
   1  semantic errors found (or warnings, with --deny-warnings)
-  2  a file could not be read, is not UTF-8, or has syntax errors";
+  2  a file could not be read, is not UTF-8, or has syntax errors
+  6  parsing a file would take more than --memory-limit (refused before
+     reading it)";
 
 /// Arguments of `plan check`.
 #[derive(clap::Args)]
@@ -27,6 +30,11 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit status 1 when there are any).
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Refuse (exit status 6) a file whose parse would take more than this
+    /// many MiB, before reading it [default: 80 % of the memory available
+    /// when `plan` starts, where the system says (Linux)].
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit: Option<u64>,
 }
 
 /// What was found in one file.
@@ -64,34 +72,31 @@ fn summary(path: &str, tally: &Tally) {
     );
 }
 
-/// Reads a file, printing why when it cannot be used.
-fn read(path: &Path) -> Option<SourceFile> {
-    match read_source(path) {
-        Ok(file) => Some(file),
-        Err(InputError::NotUtf8 { rendered }) => {
-            eprintln!("{rendered}");
-            eprintln!("{}: not UTF-8 text", path.display());
-            None
+/// Reads a file, refusing it where parsing it would exceed
+/// `memory_limit` bytes; prints why and returns the exit status when it cannot be
+/// used.
+fn read(path: &Path, memory_limit: Option<u64>) -> Result<SourceFile, i32> {
+    read_source_to_parse(path, memory_limit).map_err(|error| {
+        eprintln!("{}", error.to_string().trim_end());
+        match error {
+            InputError::NotUtf8 { .. } => eprintln!("{}: not UTF-8 text", path.display()),
+            InputError::TooLargeToParse { .. } => eprintln!("{MEMORY_LIMIT_NOTE}"),
+            InputError::Unreadable { .. } => {}
         }
-        Err(error) => {
-            eprintln!("error: {error}");
-            None
-        }
-    }
+        error.exit_status()
+    })
 }
 
 /// Runs `plan check` and returns the exit status.
 pub fn run(args: CheckArgs) -> i32 {
     // Read both files first, so that both are reported when unreadable.
-    let domain_file = read(&args.domain);
-    let problem_file = args.problem.as_deref().map(read);
-    let (Some(domain_file), problem_file) = (domain_file, problem_file) else {
-        return exit::INPUT_ERROR;
-    };
-    let problem_file = match problem_file {
-        None => None,
-        Some(Some(file)) => Some(file),
-        Some(None) => return exit::INPUT_ERROR,
+    let memory_limit = planner::memory::limit_bytes(args.memory_limit);
+    let domain_file = read(&args.domain, memory_limit);
+    let problem_file = args.problem.as_deref().map(|path| read(path, memory_limit));
+    let (domain_file, problem_file) = match (domain_file, problem_file.transpose()) {
+        (Ok(domain_file), Ok(problem_file)) => (domain_file, problem_file),
+        // The domain's error decides the status.
+        (Err(status), _) | (Ok(_), Err(status)) => return status,
     };
 
     let mut domain_tally = Tally::default();

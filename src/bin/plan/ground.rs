@@ -1,10 +1,13 @@
 //! `plan ground`: read, parse, check and ground a task; print statistics
 //! (`--stats`) or the ground task (`--dump`).
 
-use crate::ground_limits::{GroundLimitArgs, limit_note};
+use crate::ground_limits::{GroundLimitArgs, MEMORY_LIMIT_NOTE, limit_note};
 use planner::exit;
-use planner::ground::{GroundError, GroundStats, Task};
+use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
+use planner::input::InputError;
 use planner::load::{LoadError, check_parsed, parse_domain_file, parse_problem_file};
+use planner::search::Outcome;
+use planner::solve::GroundingLimit;
 use planner::syntax::SourceFile;
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,13 +29,20 @@ pub struct GroundArgs {
     pub dump: bool,
     #[command(flatten)]
     pub limits: GroundLimitArgs,
+    /// Refuse files whose parse would take more than this many MiB, and
+    /// stop grounding (exit status 6) once the process uses more [default:
+    /// 80 % of the memory available when `plan` starts, where the system
+    /// says (Linux)].
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit: Option<u64>,
 }
 
 pub fn run(args: GroundArgs) -> i32 {
     let start = Instant::now();
+    let memory_limit = planner::memory::limit_bytes(args.memory_limit);
     let parsed = (
-        parse_domain_file(&args.domain),
-        parse_problem_file(&args.problem),
+        parse_domain_file(&args.domain, memory_limit),
+        parse_problem_file(&args.problem, memory_limit),
     );
     let ((domain_file, domain), (problem_file, problem)) = match parsed {
         (Ok(d), Ok(p)) => (d, p),
@@ -41,6 +51,9 @@ pub fn run(args: GroundArgs) -> i32 {
             let errors: Vec<LoadError> = [d.err(), p.err()].into_iter().flatten().collect();
             for error in &errors {
                 eprintln!("{}", error.to_string().trim_end());
+                if let LoadError::Input(InputError::TooLargeToParse { .. }) = error {
+                    eprintln!("{MEMORY_LIMIT_NOTE}");
+                }
             }
             return errors
                 .first()
@@ -64,9 +77,27 @@ pub fn run(args: GroundArgs) -> i32 {
         }
     }
 
-    let options = args.limits.options();
+    let limit = GroundingLimit::new(
+        Instant::now(),
+        None,
+        memory_limit,
+        crate::interrupt::cancel_flag(),
+    );
+    let stop = || limit.reached();
+    let options = GroundOptions {
+        stop: Some(&stop),
+        ..args.limits.options()
+    };
     let (task, stats) = match planner::ground::ground_with_stats(&domain, &problem, &options) {
         Ok(result) => result,
+        Err(GroundError::Stopped) => {
+            let stopped = limit.stopped();
+            eprintln!("{stopped}");
+            if stopped.outcome == Outcome::MemoryLimit {
+                eprintln!("{MEMORY_LIMIT_NOTE}");
+            }
+            return stopped.exit_status();
+        }
         Err(error) => return report_error(&error, &domain_file, &problem_file),
     };
     let mut stdout = std::io::stdout().lock();

@@ -26,6 +26,10 @@ impl GroundLimitArgs {
     }
 }
 
+/// The note that follows an error of the memory limit, before or while
+/// grounding.
+pub const MEMORY_LIMIT_NOTE: &str = "  = note: `--memory-limit MIB` raises the limit";
+
 /// The note that follows a grounding error on stderr: which flag raises
 /// the limit it reached, if it reached one.
 pub fn limit_note(error: &GroundError) -> Option<&'static str> {

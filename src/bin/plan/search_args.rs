@@ -115,10 +115,7 @@ impl SearchArgs {
             options.time_limit =
                 Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX));
         }
-        options.memory_limit_bytes = self
-            .memory_limit
-            .or_else(planner::memory::default_limit_mib)
-            .map(|mib| mib.saturating_mul(1 << 20));
+        options.memory_limit_bytes = planner::memory::limit_bytes(self.memory_limit);
         options.anytime = self.anytime;
         options.symmetry_reduction = !self.no_symmetry;
         options.novelty |= self.novelty;

@@ -2,10 +2,12 @@
 
 use planner::exit;
 use planner::ground::task::CostModel;
+use planner::input::InputError;
+use planner::load::LoadError;
 use planner::search::{Outcome, SearchOptions};
 use planner::solve::{Solution, SolveError, plan_text, solve_files};
 
-use crate::ground_limits::{GroundLimitArgs, limit_note};
+use crate::ground_limits::{GroundLimitArgs, MEMORY_LIMIT_NOTE, limit_note};
 use crate::progress::ProgressPrinter;
 use crate::search_args::{Configurations, SearchArgs};
 use std::path::PathBuf;
@@ -71,8 +73,8 @@ pub fn run(args: SolveArgs) -> i32 {
             {
                 eprintln!("{note}");
             }
-            if let SolveError::TooLargeToParse { .. } = &error {
-                eprintln!("  = note: `--memory-limit MIB` raises the limit");
+            if let SolveError::Load(LoadError::Input(InputError::TooLargeToParse { .. })) = &error {
+                eprintln!("{MEMORY_LIMIT_NOTE}");
             }
             let status = error.exit_status();
             if args.json
@@ -210,7 +212,7 @@ fn json_stopped_before_search(error: &SolveError, status: i32) -> Option<serde_j
             None,
             None,
         ),
-        SolveError::TooLargeToParse { .. } => (
+        SolveError::Load(LoadError::Input(InputError::TooLargeToParse { .. })) => (
             outcome_name(Outcome::MemoryLimit),
             error.to_string().trim_start_matches("error: ").to_owned(),
             None,

@@ -1,8 +1,9 @@
 //! `plan validate DOMAIN PROBLEM PLAN…`: checks plans on the lifted model
 //! and explains failures; JSON and JUnit output for CI.
 
+use crate::ground_limits::MEMORY_LIMIT_NOTE;
 use planner::exit;
-use planner::input::{InputError, read_source};
+use planner::input::{InputError, read_source_to_parse};
 use planner::load::{LoadError, load_task, render_all};
 use planner::syntax::SourceFile;
 use planner::validate::{InputFile, Report, Validator, parse_plan};
@@ -15,7 +16,9 @@ Exit status:
   0  every plan is valid
   1  some plan is invalid
   2  input error: a file cannot be read or parsed, the domain or problem
-     has errors, or it uses a feature the validator does not support";
+     has errors, or it uses a feature the validator does not support
+  6  parsing the domain or problem would take more than --memory-limit
+     (refused before reading it)";
 
 /// Arguments of `plan validate`.
 #[derive(clap::Args)]
@@ -34,6 +37,11 @@ pub struct ValidateArgs {
     /// Print a JSON report on standard output instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Refuse (exit status 6) a file whose parse would take more than this
+    /// many MiB, before reading it [default: 80 % of the memory available
+    /// when `plan` starts, where the system says (Linux)].
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit: Option<u64>,
     /// Also write a JUnit XML report (one test case per plan) to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
@@ -48,28 +56,32 @@ enum Outcome {
 }
 
 /// Reads a file, or returns the rendered reason it cannot be used.
-fn read(path: &Path) -> Result<SourceFile, String> {
-    read_source(path).map_err(|error| match error {
-        InputError::NotUtf8 { rendered } => rendered,
-        other => format!("error: {other}"),
-    })
+fn read(path: &Path, memory_limit: Option<u64>) -> Result<SourceFile, String> {
+    read_source_to_parse(path, memory_limit).map_err(|e| e.to_string())
 }
 
 /// Loads the domain and problem and prepares the validator; on failure
 /// prints why and returns the exit status. Every problem with the domain
-/// or problem is an input error (2): status 1 is kept for invalid plans.
-fn prepare(args: &ValidateArgs) -> Result<Validator, i32> {
+/// or problem is an input error (2), status 1 being kept for invalid
+/// plans, except a file too large to parse (6, the memory limit's).
+fn prepare(args: &ValidateArgs, memory_limit: Option<u64>) -> Result<Validator, i32> {
     let fail = |message: &str| {
         eprintln!("{}", message.trim_end());
         exit::INPUT_ERROR
     };
-    let task = load_task(&args.domain, &args.problem).map_err(|error| match error {
-        LoadError::Input(InputError::NotUtf8 { rendered }) => fail(&rendered),
-        LoadError::Input(other) => fail(&format!("error: {other}")),
-        LoadError::Syntax { rendered }
-        | LoadError::Unsupported { rendered }
-        | LoadError::Semantic { rendered } => fail(&rendered),
-    })?;
+    let task =
+        load_task(&args.domain, &args.problem, memory_limit).map_err(|error| match error {
+            LoadError::Input(error) => {
+                eprintln!("{}", error.to_string().trim_end());
+                if let InputError::TooLargeToParse { .. } = error {
+                    eprintln!("{MEMORY_LIMIT_NOTE}");
+                }
+                error.exit_status()
+            }
+            LoadError::Syntax { rendered }
+            | LoadError::Unsupported { rendered }
+            | LoadError::Semantic { rendered } => fail(&rendered),
+        })?;
     Validator::new(&task.domain, &task.problem).map_err(|error| {
         let file = match error.file {
             InputFile::Domain => &task.domain_source,
@@ -80,8 +92,13 @@ fn prepare(args: &ValidateArgs) -> Result<Validator, i32> {
 }
 
 /// Reads, parses and validates one plan file.
-fn check_plan(validator: &Validator, path: &Path, traced: bool) -> Outcome {
-    let file = match read(path) {
+fn check_plan(
+    validator: &Validator,
+    path: &Path,
+    traced: bool,
+    memory_limit: Option<u64>,
+) -> Outcome {
+    let file = match read(path, memory_limit) {
         Ok(file) => file,
         Err(reason) => return Outcome::Unusable(reason),
     };
@@ -94,7 +111,8 @@ fn check_plan(validator: &Validator, path: &Path, traced: bool) -> Outcome {
 
 /// Runs `plan validate` and returns the exit status.
 pub fn run(args: ValidateArgs) -> i32 {
-    let validator = match prepare(&args) {
+    let memory_limit = planner::memory::limit_bytes(args.memory_limit);
+    let validator = match prepare(&args, memory_limit) {
         Ok(validator) => validator,
         Err(status) => return status,
     };
@@ -104,7 +122,7 @@ pub fn run(args: ValidateArgs) -> i32 {
         .map(|path| {
             (
                 path.display().to_string(),
-                check_plan(&validator, path, args.verbose),
+                check_plan(&validator, path, args.verbose, memory_limit),
             )
         })
         .collect();
