@@ -832,7 +832,8 @@ impl<'t> Restarts<'_, 't> {
                     bound,
                     follow_forced: FOLLOW_FORCED,
                 };
-                let open = AlternationOpenList::new(evaluators.len());
+                let few_key_values = params.priority.few_key_values(task);
+                let open = AlternationOpenList::new(evaluators.len(), few_key_values);
                 lazy::run(space, &mut evaluators, params, open, monitor)
             } else {
                 eager_one_heuristic(space, h.as_mut(), params, self.parallel_evaluation, monitor)

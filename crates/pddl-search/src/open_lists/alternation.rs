@@ -6,7 +6,7 @@
 //! lists' counters by 1000, so after progress the search follows
 //! preferred operators for a while (as LAMA).
 
-use super::{Key, OpenList, TieBreakingOpenList};
+use super::{Key, KeyOrderedOpenList, OpenList};
 
 /// Boost applied to the preferred lists on progress (as in LAMA).
 const BOOST: i64 = 1000;
@@ -15,17 +15,19 @@ const BOOST: i64 = 1000;
 #[derive(Debug)]
 pub struct AlternationOpenList<E: Ord + Copy> {
     /// `lists[2i]`: all entries by key i; `lists[2i + 1]`: preferred entries by key i.
-    lists: Vec<TieBreakingOpenList<E>>,
+    lists: Vec<KeyOrderedOpenList<E>>,
     priorities: Vec<i64>,
 }
 
 impl<E: Ord + Copy> AlternationOpenList<E> {
-    /// An empty list for entries with `keys` keys (one per heuristic, at least one).
-    pub fn new(keys: usize) -> Self {
+    /// An empty list for entries with `keys` keys (one per heuristic, at
+    /// least one); `few_key_values` says the keys take few values (see
+    /// [`KeyOrderedOpenList`]).
+    pub fn new(keys: usize, few_key_values: bool) -> Self {
         let keys = keys.max(1);
         AlternationOpenList {
             lists: (0..2 * keys)
-                .map(|i| TieBreakingOpenList::new(i % 2 == 1))
+                .map(|_| KeyOrderedOpenList::new(few_key_values))
                 .collect(),
             priorities: vec![0; 2 * keys],
         }
@@ -34,13 +36,17 @@ impl<E: Ord + Copy> AlternationOpenList<E> {
 
 impl<E: Ord + Copy> OpenList<E> for AlternationOpenList<E> {
     fn push(&mut self, key: Key, entry: E, preferred: bool) {
-        for list in &mut self.lists {
+        // Odd lists hold preferred entries only.
+        for list in self.lists.iter_mut().step_by(if preferred { 1 } else { 2 }) {
             list.push(key, entry, preferred);
         }
     }
 
     fn push_keys(&mut self, keys: &[Key], entry: E, preferred: bool) {
         for (i, list) in self.lists.iter_mut().enumerate() {
+            if i % 2 == 1 && !preferred {
+                continue;
+            }
             if let Some(&key) = keys.get(i / 2).or(keys.first()) {
                 list.push(key, entry, preferred);
             }
@@ -87,7 +93,13 @@ mod tests {
 
     #[test]
     fn alternates_and_boosts() {
-        let mut l = AlternationOpenList::new(1);
+        for few_key_values in [false, true] {
+            alternates_and_boosts_with(few_key_values);
+        }
+    }
+
+    fn alternates_and_boosts_with(few_key_values: bool) {
+        let mut l = AlternationOpenList::new(1, few_key_values);
         for (i, pref) in [(1u32, false), (2, true), (3, false), (4, true)] {
             l.push([i as u64, 0], i, pref);
         }
@@ -109,7 +121,7 @@ mod tests {
 
     #[test]
     fn one_list_per_key() {
-        let mut l = AlternationOpenList::new(2);
+        let mut l = AlternationOpenList::new(2, true);
         // Entry 'a' is best by key 0, 'b' by key 1; no preferred entries.
         l.push_keys(&[[1, 0], [5, 0]], 'a', false);
         l.push_keys(&[[2, 0], [3, 0]], 'b', false);

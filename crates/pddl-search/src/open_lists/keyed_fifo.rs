@@ -66,7 +66,7 @@ mod tests {
 
     #[test]
     fn pops_as_the_tie_breaking_list_does() {
-        let (mut keyed, mut heap) = (KeyedFifoOpenList::new(), TieBreakingOpenList::new(false));
+        let (mut keyed, mut heap) = (KeyedFifoOpenList::new(), TieBreakingOpenList::new());
         let mut x: u64 = 1;
         let mut next = 0u32;
         for round in 0..20_000 {

@@ -5,11 +5,13 @@
 
 mod alternation;
 mod bucket;
+mod key_ordered;
 mod keyed_fifo;
 mod tie_breaking;
 
 pub use alternation::AlternationOpenList;
 pub use bucket::BucketOpenList;
+pub use key_ordered::KeyOrderedOpenList;
 pub use keyed_fifo::KeyedFifoOpenList;
 pub use tie_breaking::TieBreakingOpenList;
 

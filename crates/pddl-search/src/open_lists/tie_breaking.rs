@@ -10,26 +10,26 @@ use super::{Key, OpenList};
 pub struct TieBreakingOpenList<E: Ord> {
     heap: BinaryHeap<Reverse<(Key, u64, E)>>,
     next_seq: u64,
-    /// Whether to keep only preferred entries.
-    only_preferred: bool,
 }
 
-impl<E: Ord> TieBreakingOpenList<E> {
-    /// An empty list; with `only_preferred`, non-preferred pushes are dropped.
-    pub fn new(only_preferred: bool) -> Self {
+impl<E: Ord> Default for TieBreakingOpenList<E> {
+    fn default() -> Self {
         TieBreakingOpenList {
             heap: BinaryHeap::new(),
             next_seq: 0,
-            only_preferred,
         }
     }
 }
 
+impl<E: Ord> TieBreakingOpenList<E> {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 impl<E: Ord> OpenList<E> for TieBreakingOpenList<E> {
-    fn push(&mut self, key: Key, entry: E, preferred: bool) {
-        if self.only_preferred && !preferred {
-            return;
-        }
+    fn push(&mut self, key: Key, entry: E, _preferred: bool) {
         self.heap.push(Reverse((key, self.next_seq, entry)));
         self.next_seq += 1;
     }
@@ -53,7 +53,7 @@ mod tests {
 
     #[test]
     fn orders_by_key_then_fifo() {
-        let mut l = TieBreakingOpenList::new(false);
+        let mut l = TieBreakingOpenList::new();
         l.push([2, 0], 'a', false);
         l.push([1, 5], 'b', false);
         l.push([1, 5], 'c', false);

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
 
 use crate::heuristics::Heuristic;
@@ -41,6 +42,14 @@ impl Priority {
             Priority::Weighted(w) => [(g as f64 + w * h as f64).to_bits(), h],
             Priority::Greedy => [h, 0],
         }
+    }
+
+    /// Whether the keys of a search of `task` take few distinct values,
+    /// so that a queue per key holds the open list in less memory than a
+    /// heap ([`crate::open_lists::KeyOrderedOpenList`]): greedy search's
+    /// `h` always, A*'s and weighted A*'s `f` where operators cost 0 or 1.
+    pub(crate) fn few_key_values(self, task: &Task) -> bool {
+        self == Priority::Greedy || crate::costs_are_zero_or_one(task)
     }
 }
 
