@@ -44,14 +44,18 @@ pub struct LmCut {
     prop_cost: Vec<Cost>,
     /// Per relaxed operator: unreached preconditions (0 = fired).
     unsatisfied: Vec<u32>,
-    /// Per relaxed operator: its costliest precondition and that cost.
+    /// Per relaxed operator: its costliest precondition and that cost;
+    /// [`NO_SUPPORTER`] until it fires, so that one load tells whether a
+    /// proposition supports a fired operator.
     supporter: Vec<u32>,
     supporter_cost: Vec<Cost>,
     queue: CostQueue,
-    /// Stamps of the current round: goal zone, reached before it, in the cut.
-    zone: Vec<u32>,
-    reached: Vec<u32>,
-    in_cut: Vec<u32>,
+    /// Per proposition, its stamp: [`reached_mark`] of the current round
+    /// when the cut's exploration reached it before the goal zone,
+    /// [`zone_mark`] when it is in the goal zone, lower otherwise. (An
+    /// operator is looked at once per round, from its supporter, so the
+    /// cut needs no stamp.)
+    mark: Vec<u32>,
     /// Stamp per task operator: charged in the current round.
     charged: Vec<u32>,
     round: u32,
@@ -127,9 +131,7 @@ impl LmCut {
             supporter: vec![0; ops],
             supporter_cost: vec![0; ops],
             queue: CostQueue::default(),
-            zone: vec![0; props],
-            reached: vec![0; props],
-            in_cut: vec![0; ops],
+            mark: vec![0; props],
             round: 0,
             stack: Vec::new(),
             cut: Vec::new(),
@@ -152,6 +154,7 @@ impl LmCut {
         let supporter_cost = self.supporter_cost.as_mut_slice();
         let queue = &mut self.queue;
         prop_cost.fill(INFINITE);
+        supporter.fill(NO_SUPPORTER);
         queue.clear();
         for (o, op) in rt.ops.iter().enumerate() {
             unsatisfied[o] = op.pre.1 - op.pre.0;
@@ -182,14 +185,13 @@ impl LmCut {
         let rt = &self.relaxed;
         let remaining = self.remaining.as_slice();
         let prop_cost = self.prop_cost.as_mut_slice();
-        let unsatisfied = self.unsatisfied.as_slice();
         let supporter = self.supporter.as_mut_slice();
         let supporter_cost = self.supporter_cost.as_mut_slice();
         let queue = &mut self.queue;
         queue.clear();
         for &x in &self.changed {
             for &o in self.pieces.get(x) {
-                if unsatisfied[o as usize] == 0 {
+                if supporter[o as usize] != NO_SUPPORTER {
                     let pre_cost = supporter_cost[o as usize];
                     lower_effects(rt, remaining, prop_cost, queue, o, pre_cost);
                 }
@@ -201,7 +203,7 @@ impl LmCut {
             }
             for &o in rt.precondition_of.get(p) {
                 let oi = o as usize;
-                if unsatisfied[oi] != 0 || supporter[oi] != p || supporter_cost[oi] <= c {
+                if supporter[oi] != p || supporter_cost[oi] <= c {
                     continue;
                 }
                 // The supporter got cheaper: the costliest precondition may change.
@@ -229,25 +231,24 @@ impl LmCut {
     fn cut_round(&mut self, facts: &[u64], round: u32) -> Option<Cost> {
         let rt = &self.relaxed;
         let remaining = self.remaining.as_mut_slice();
-        let unsatisfied = self.unsatisfied.as_slice();
         let supporter = self.supporter.as_mut_slice();
         let supporter_cost = self.supporter_cost.as_slice();
         let prop_cost = self.prop_cost.as_slice();
-        let zone = self.zone.as_mut_slice();
+        let mark = self.mark.as_mut_slice();
+        let (reached, zone) = (reached_mark(round), zone_mark(round));
         let free_achievers = self.free_achievers.as_slice();
-        let reached = self.reached.as_mut_slice();
-        let in_cut = self.in_cut.as_mut_slice();
+
         let (stack, cut) = (&mut self.stack, &mut self.cut);
         let refined = self.refined;
         // Goal zone: backwards from the goal through zero-cost operators.
         let goal = rt.goal_prop();
         stack.clear();
-        zone[goal as usize] = round;
+        mark[goal as usize] = zone;
         stack.push(goal);
         while let Some(p) = stack.pop() {
             for &o in rt.achievers.get(p) {
                 let oi = o as usize;
-                if unsatisfied[oi] != 0 || cost(rt, remaining, o) != 0 {
+                if supporter[oi] == NO_SUPPORTER || cost(rt, remaining, o) != 0 {
                     continue;
                 }
                 // Among equally costly preconditions, the zone continues
@@ -259,14 +260,14 @@ impl LmCut {
                 if refined
                     && let Some(&q) = rt.pre(o).iter().find(|&&q| {
                         prop_cost[q as usize] == supporter_cost[oi]
-                            && (free_achievers[q as usize] == 0 || zone[q as usize] == round)
+                            && (free_achievers[q as usize] == 0 || mark[q as usize] == zone)
                     })
                 {
                     supporter[oi] = q;
                 }
                 let q = supporter[oi];
-                if zone[q as usize] != round {
-                    zone[q as usize] = round;
+                if mark[q as usize] != zone {
+                    mark[q as usize] = zone;
                     stack.push(q);
                 }
             }
@@ -275,36 +276,50 @@ impl LmCut {
         stack.clear();
         cut.clear();
         for p in true_facts(facts).take_while(|&p| (p as usize) < rt.facts) {
-            if zone[p as usize] != round {
-                reached[p as usize] = round;
+            if mark[p as usize] != zone {
+                mark[p as usize] = reached;
                 stack.push(p);
             }
         }
         let true_prop = rt.true_prop();
-        reached[true_prop as usize] = round;
+        if mark[true_prop as usize] != zone {
+            mark[true_prop as usize] = reached;
+        }
         stack.push(true_prop);
         while let Some(p) = stack.pop() {
             for &o in rt.precondition_of.get(p) {
-                if unsatisfied[o as usize] != 0 || supporter[o as usize] != p {
+                if supporter[o as usize] != p {
                     continue;
                 }
-                let enters_zone = rt.eff(o).iter().any(|&e| zone[e as usize] == round);
-                if enters_zone && in_cut[o as usize] != round {
-                    in_cut[o as usize] = round;
-                    cut.push(o);
-                }
-                // Refined, an operator in the cut does not make its other
-                // effects reached: a relaxed plan enters the zone first
-                // through an operator whose supporter was made true by
-                // operators with no effect in the zone, so this smaller
-                // cut is a landmark too.
-                if enters_zone && refined {
-                    continue;
-                }
+                // One pass over the effects: those outside the zone are
+                // reached, unless the operator enters the zone and the
+                // definition is the refined one. Refined, an operator in
+                // the cut does not make its other effects reached: a
+                // relaxed plan enters the zone first through an operator
+                // whose supporter was made true by operators with no
+                // effect in the zone, so this smaller cut is a landmark
+                // too. Its effects reached before the zone effect was
+                // seen are taken back.
+                let pushed_from = stack.len();
+                let mut enters_zone = false;
                 for &e in rt.eff(o) {
-                    if zone[e as usize] != round && reached[e as usize] != round {
-                        reached[e as usize] = round;
+                    let m = mark[e as usize];
+                    if m == zone {
+                        enters_zone = true;
+                        if refined {
+                            break;
+                        }
+                    } else if m < reached {
+                        mark[e as usize] = reached;
                         stack.push(e);
+                    }
+                }
+                if enters_zone {
+                    cut.push(o);
+                    if refined {
+                        for e in stack.drain(pushed_from..) {
+                            mark[e as usize] = 0;
+                        }
                     }
                 }
             }
@@ -339,15 +354,32 @@ impl LmCut {
     }
 
     fn next_round(&mut self) {
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.zone.fill(0);
-            self.reached.fill(0);
-            self.in_cut.fill(0);
+        self.round += 1;
+        // Marks are 2·round and 2·round + 1: start again before they wrap.
+        if self.round > MAX_ROUND {
+            self.mark.fill(0);
             self.charged.fill(0);
             self.round = 1;
         }
     }
+}
+
+/// A relaxed operator's supporter before it fires.
+const NO_SUPPORTER: u32 = u32::MAX;
+
+/// The last round before the marks start again.
+const MAX_ROUND: u32 = u32::MAX / 2 - 1;
+
+/// The mark of a proposition the cut's exploration reached in `round`.
+#[inline]
+fn reached_mark(round: u32) -> u32 {
+    2 * round
+}
+
+/// The mark of a proposition in the goal zone of `round`.
+#[inline]
+fn zone_mark(round: u32) -> u32 {
+    2 * round + 1
 }
 
 /// The remaining cost of relaxed operator `o` (its task operator's).
