@@ -77,7 +77,8 @@ fn summary(path: &str, tally: &Tally) {
 /// used.
 fn read(path: &Path, memory_limit: Option<u64>) -> Result<SourceFile, i32> {
     read_source_to_parse(path, memory_limit).map_err(|error| {
-        eprintln!("{}", error.to_string().trim_end());
+        // A rendered diagnostic ends with a blank line, as `check`'s own.
+        eprintln!("{error}");
         match error {
             InputError::NotUtf8 { .. } => eprintln!("{}: not UTF-8 text", path.display()),
             InputError::TooLargeToParse { .. } => eprintln!("{MEMORY_LIMIT_NOTE}"),
