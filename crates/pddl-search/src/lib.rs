@@ -455,7 +455,8 @@ pub(crate) fn run_engine(
                     follow_forced: FOLLOW_FORCED,
                 };
                 if alternation {
-                    let open = AlternationOpenList::new(evaluators.len(), true);
+                    let few_key_values = params.priority.few_key_values(task);
+                    let open = AlternationOpenList::new(evaluators.len(), few_key_values);
                     eager::run(space, &mut evaluators, params, open, monitor, None)
                 } else {
                     // One heuristic, no preferred operators.
@@ -472,11 +473,12 @@ pub(crate) fn run_engine(
                 // Greedy search's keys `[h, 0]` take few values: a queue
                 // per key holds an entry in 8 bytes instead of 32 (satellite
                 // with numbers generates about 300 entries an expansion).
+                let few_key_values = params.priority.few_key_values(task);
                 if alternation {
-                    let open = AlternationOpenList::new(evaluators.len(), true);
+                    let open = AlternationOpenList::new(evaluators.len(), few_key_values);
                     lazy::run(space, &mut evaluators, params, open, monitor)
                 } else {
-                    let open = KeyOrderedOpenList::new(true);
+                    let open = KeyOrderedOpenList::new(few_key_values);
                     lazy::run(space, &mut evaluators, params, open, monitor)
                 }
             }

@@ -237,7 +237,6 @@ impl LmCut {
         let mark = self.mark.as_mut_slice();
         let (reached, zone) = (reached_mark(round), zone_mark(round));
         let free_achievers = self.free_achievers.as_slice();
-
         let (stack, cut) = (&mut self.stack, &mut self.cut);
         let refined = self.refined;
         // Goal zone: backwards from the goal through zero-cost operators.

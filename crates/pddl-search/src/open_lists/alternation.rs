@@ -36,14 +36,12 @@ impl<E: Ord + Copy> AlternationOpenList<E> {
 
 impl<E: Ord + Copy> OpenList<E> for AlternationOpenList<E> {
     fn push(&mut self, key: Key, entry: E, preferred: bool) {
-        // Odd lists hold preferred entries only.
-        for list in self.lists.iter_mut().step_by(if preferred { 1 } else { 2 }) {
-            list.push(key, entry, preferred);
-        }
+        self.push_keys(std::slice::from_ref(&key), entry, preferred);
     }
 
     fn push_keys(&mut self, keys: &[Key], entry: E, preferred: bool) {
         for (i, list) in self.lists.iter_mut().enumerate() {
+            // Odd lists hold preferred entries only.
             if i % 2 == 1 && !preferred {
                 continue;
             }
