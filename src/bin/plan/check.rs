@@ -1,7 +1,7 @@
 //! `plan check`: parse and check a domain (and a problem), printing every
 //! diagnostic rendered against its file, then one summary line per file.
 
-use crate::ground_limits::MEMORY_LIMIT_NOTE;
+use crate::ground_limits::input_note;
 use planner::exit;
 use planner::input::{InputError, read_source_to_parse};
 use planner::syntax::check::{check_domain, check_problem};
@@ -79,10 +79,11 @@ fn read(path: &Path, memory_limit: Option<u64>) -> Result<SourceFile, i32> {
     read_source_to_parse(path, memory_limit).map_err(|error| {
         // A rendered diagnostic ends with a blank line, as `check`'s own.
         eprintln!("{error}");
-        match error {
-            InputError::NotUtf8 { .. } => eprintln!("{}: not UTF-8 text", path.display()),
-            InputError::TooLargeToParse { .. } => eprintln!("{MEMORY_LIMIT_NOTE}"),
-            InputError::Unreadable { .. } => {}
+        if let InputError::NotUtf8 { .. } = error {
+            eprintln!("{}: not UTF-8 text", path.display());
+        }
+        if let Some(note) = input_note(&error) {
+            eprintln!("{note}");
         }
         error.exit_status()
     })

@@ -1,10 +1,9 @@
 //! `plan ground`: read, parse, check and ground a task; print statistics
 //! (`--stats`) or the ground task (`--dump`).
 
-use crate::ground_limits::{GroundLimitArgs, MEMORY_LIMIT_NOTE, limit_note};
+use crate::ground_limits::{GroundLimitArgs, MEMORY_LIMIT_NOTE, input_note, limit_note};
 use planner::exit;
 use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
-use planner::input::InputError;
 use planner::load::{LoadError, check_parsed, parse_domain_file, parse_problem_file};
 use planner::search::Outcome;
 use planner::solve::GroundingLimit;
@@ -51,8 +50,10 @@ pub fn run(args: GroundArgs) -> i32 {
             let errors: Vec<LoadError> = [d.err(), p.err()].into_iter().flatten().collect();
             for error in &errors {
                 eprintln!("{}", error.to_string().trim_end());
-                if let LoadError::Input(InputError::TooLargeToParse { .. }) = error {
-                    eprintln!("{MEMORY_LIMIT_NOTE}");
+                if let LoadError::Input(error) = error
+                    && let Some(note) = input_note(error)
+                {
+                    eprintln!("{note}");
                 }
             }
             return errors

@@ -2,6 +2,7 @@
 //! and the hint that names them when one is reached.
 
 use planner::ground::{GroundError, GroundOptions};
+use planner::input::InputError;
 
 #[derive(clap::Args, Debug)]
 pub struct GroundLimitArgs {
@@ -29,6 +30,12 @@ impl GroundLimitArgs {
 /// The note that follows an error of the memory limit, before or while
 /// grounding.
 pub const MEMORY_LIMIT_NOTE: &str = "  = note: `--memory-limit MIB` raises the limit";
+
+/// The note that follows an input error on stderr: the flag that raises
+/// the memory limit, for a file too large to parse.
+pub fn input_note(error: &InputError) -> Option<&'static str> {
+    matches!(error, InputError::TooLargeToParse { .. }).then_some(MEMORY_LIMIT_NOTE)
+}
 
 /// The note that follows a grounding error on stderr: which flag raises
 /// the limit it reached, if it reached one.

@@ -7,7 +7,7 @@ use planner::load::LoadError;
 use planner::search::{Outcome, SearchOptions};
 use planner::solve::{Solution, SolveError, plan_text, solve_files};
 
-use crate::ground_limits::{GroundLimitArgs, MEMORY_LIMIT_NOTE, limit_note};
+use crate::ground_limits::{GroundLimitArgs, input_note, limit_note};
 use crate::progress::ProgressPrinter;
 use crate::search_args::{Configurations, SearchArgs};
 use std::path::PathBuf;
@@ -73,8 +73,10 @@ pub fn run(args: SolveArgs) -> i32 {
             {
                 eprintln!("{note}");
             }
-            if let SolveError::Load(LoadError::Input(InputError::TooLargeToParse { .. })) = &error {
-                eprintln!("{MEMORY_LIMIT_NOTE}");
+            if let SolveError::Load(LoadError::Input(error)) = &error
+                && let Some(note) = input_note(error)
+            {
+                eprintln!("{note}");
             }
             let status = error.exit_status();
             if args.json

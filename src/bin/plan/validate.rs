@@ -1,9 +1,9 @@
 //! `plan validate DOMAIN PROBLEM PLAN…`: checks plans on the lifted model
 //! and explains failures; JSON and JUnit output for CI.
 
-use crate::ground_limits::MEMORY_LIMIT_NOTE;
+use crate::ground_limits::input_note;
 use planner::exit;
-use planner::input::{InputError, read_source_to_parse};
+use planner::input::read_source_to_parse;
 use planner::load::{LoadError, load_task, render_all};
 use planner::syntax::SourceFile;
 use planner::validate::{InputFile, Report, Validator, parse_plan};
@@ -69,19 +69,16 @@ fn prepare(args: &ValidateArgs, memory_limit: Option<u64>) -> Result<Validator, 
         eprintln!("{}", message.trim_end());
         exit::INPUT_ERROR
     };
-    let task =
-        load_task(&args.domain, &args.problem, memory_limit).map_err(|error| match error {
-            LoadError::Input(error) => {
-                eprintln!("{}", error.to_string().trim_end());
-                if let InputError::TooLargeToParse { .. } = error {
-                    eprintln!("{MEMORY_LIMIT_NOTE}");
-                }
-                error.exit_status()
-            }
-            LoadError::Syntax { rendered }
-            | LoadError::Unsupported { rendered }
-            | LoadError::Semantic { rendered } => fail(&rendered),
-        })?;
+    let task = load_task(&args.domain, &args.problem, memory_limit).map_err(|error| {
+        let LoadError::Input(input) = &error else {
+            return fail(&error.to_string());
+        };
+        eprintln!("{}", input.to_string().trim_end());
+        if let Some(note) = input_note(input) {
+            eprintln!("{note}");
+        }
+        input.exit_status()
+    })?;
     Validator::new(&task.domain, &task.problem).map_err(|error| {
         let file = match error.file {
             InputFile::Domain => &task.domain_source,
