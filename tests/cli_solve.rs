@@ -414,7 +414,7 @@ fn the_time_limit_stops_grounding() {
 
 /// The memory limit covers grounding, in `plan` and in `plan ground`:
 /// the process's resident memory is checked while it grows (exit status
-/// 6).
+/// 6), and both name the flag that raises it.
 #[test]
 fn the_memory_limit_stops_grounding() {
     for command in [&[][..], &["ground"]] {
@@ -424,6 +424,10 @@ fn the_memory_limit_stops_grounding() {
         assert_eq!(status, Some(6), "{command:?}: {stderr}");
         assert!(
             stderr.starts_with("memory limit reached while grounding, after "),
+            "{command:?}: {stderr}"
+        );
+        assert!(
+            stderr.ends_with("\n  = note: `--memory-limit MIB` raises the limit\n"),
             "{command:?}: {stderr}"
         );
     }

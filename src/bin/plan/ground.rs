@@ -1,11 +1,10 @@
 //! `plan ground`: read, parse, check and ground a task; print statistics
 //! (`--stats`) or the ground task (`--dump`).
 
-use crate::ground_limits::{GroundLimitArgs, MEMORY_LIMIT_NOTE, input_note, limit_note};
+use crate::ground_limits::{GroundLimitArgs, input_note, limit_note, stopped_note};
 use planner::exit;
 use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
 use planner::load::{LoadError, check_parsed, parse_domain_file, parse_problem_file};
-use planner::search::Outcome;
 use planner::solve::GroundingLimit;
 use planner::syntax::SourceFile;
 use std::io::Write;
@@ -94,8 +93,8 @@ pub fn run(args: GroundArgs) -> i32 {
         Err(GroundError::Stopped) => {
             let stopped = limit.stopped();
             eprintln!("{stopped}");
-            if stopped.outcome == Outcome::MemoryLimit {
-                eprintln!("{MEMORY_LIMIT_NOTE}");
+            if let Some(note) = stopped_note(&stopped) {
+                eprintln!("{note}");
             }
             return stopped.exit_status();
         }

@@ -3,6 +3,8 @@
 
 use planner::ground::{GroundError, GroundOptions};
 use planner::input::InputError;
+use planner::search::Outcome;
+use planner::solve::GroundingStopped;
 
 #[derive(clap::Args, Debug)]
 pub struct GroundLimitArgs {
@@ -35,6 +37,12 @@ pub const MEMORY_LIMIT_NOTE: &str = "  = note: `--memory-limit MIB` raises the l
 /// the memory limit, for a file too large to parse.
 pub fn input_note(error: &InputError) -> Option<&'static str> {
     matches!(error, InputError::TooLargeToParse { .. }).then_some(MEMORY_LIMIT_NOTE)
+}
+
+/// The note that follows a stop while grounding on stderr: the flag that
+/// raises the memory limit, if that limit stopped it.
+pub fn stopped_note(stopped: &GroundingStopped) -> Option<&'static str> {
+    (stopped.outcome == Outcome::MemoryLimit).then_some(MEMORY_LIMIT_NOTE)
 }
 
 /// The note that follows a grounding error on stderr: which flag raises

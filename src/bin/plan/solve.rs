@@ -7,7 +7,7 @@ use planner::load::LoadError;
 use planner::search::{Outcome, SearchOptions};
 use planner::solve::{Solution, SolveError, plan_text, solve_files};
 
-use crate::ground_limits::{GroundLimitArgs, input_note, limit_note};
+use crate::ground_limits::{GroundLimitArgs, input_note, limit_note, stopped_note};
 use crate::progress::ProgressPrinter;
 use crate::search_args::{Configurations, SearchArgs};
 use std::path::PathBuf;
@@ -75,6 +75,11 @@ pub fn run(args: SolveArgs) -> i32 {
             }
             if let SolveError::Load(LoadError::Input(error)) = &error
                 && let Some(note) = input_note(error)
+            {
+                eprintln!("{note}");
+            }
+            if let SolveError::Stopped(stopped) = &error
+                && let Some(note) = stopped_note(stopped)
             {
                 eprintln!("{note}");
             }

@@ -4,7 +4,7 @@
 
 use crate::result::Outcome;
 use crate::search_algorithms::{
-    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, new_registry,
+    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate, new_registry,
 };
 use crate::successor::StateSpace;
 
@@ -37,12 +37,9 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
     // the range of ids not yet expanded.
     let mut next: usize = 0;
     while next < registry.len() {
-        if let Some(stop) = monitor.tick(|| {
-            (
-                registry.len(),
-                registry.memory_bytes() + (nodes.capacity() * size_of::<Node>()) as u64,
-            )
-        }) {
+        if let Some(stop) =
+            monitor.tick(|| (registry.len(), memory_estimate(&registry, &nodes, 0, &[])))
+        {
             return IterationResult::stopped(stop);
         }
         let id = next as u32;
@@ -72,10 +69,7 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
                 status: Status::Open,
             });
             if space.is_goal(&succ) {
-                monitor.record(
-                    registry.len(),
-                    registry.memory_bytes() + (nodes.capacity() * size_of::<Node>()) as u64,
-                );
+                monitor.record(registry.len(), memory_estimate(&registry, &nodes, 0, &[]));
                 return IterationResult {
                     outcome: Outcome::Solved,
                     plan: Some(extract_plan(space, &mut registry, &nodes, sid)),
@@ -83,9 +77,6 @@ pub fn run(space: &mut StateSpace<'_>, monitor: &mut Monitor<'_>) -> IterationRe
             }
         }
     }
-    monitor.check((
-        registry.len(),
-        registry.memory_bytes() + (nodes.capacity() * size_of::<Node>()) as u64,
-    ));
+    monitor.check((registry.len(), memory_estimate(&registry, &nodes, 0, &[])));
     IterationResult::stopped(Outcome::Unsolvable)
 }

@@ -272,10 +272,8 @@ pub fn run<O: OpenList<StateId>>(
             }
         }
     }
-    monitor.check((
-        registry.len(),
-        registry.memory_bytes() + (nodes.capacity() * size_of::<Node>()) as u64,
-    ));
+    let mem = memory_estimate(&registry, &nodes, open.memory_bytes(), heuristics);
+    monitor.check((registry.len(), mem));
     IterationResult::stopped(Outcome::Unsolvable)
 }
 

@@ -699,14 +699,14 @@ impl StateRegistry {
     }
 
     /// Estimated bytes used by the arena, the keys' hashes and the hash
-    /// table. The arena counts the words it holds, not its capacity: the
-    /// capacity reserved for growth (up to as much again) is not resident
-    /// until states fill it, and counting it stopped searches with a
-    /// quarter of the memory limit unused (settlers instance-1: 2.99 GB
-    /// resident under 4 GiB).
+    /// table. The arena and the hashes count the words they hold, not
+    /// their capacity: the capacity reserved for growth (up to as much
+    /// again) is not resident until states fill it, and counting it
+    /// stopped searches with a quarter of the memory limit unused
+    /// (settlers instance-1: 2.99 GB resident under 4 GiB).
     pub fn memory_bytes(&self) -> u64 {
         let keys = self.orbits.as_ref().map_or(0, |o| {
-            o.hashes.capacity() * 8 + o.recent_keys.memory_bytes() + o.recent_states.memory_bytes()
+            o.hashes.len() * 8 + o.recent_keys.memory_bytes() + o.recent_states.memory_bytes()
         });
         (self.arena.len() * 8 + keys + self.table.capacity() * 5) as u64
     }
