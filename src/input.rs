@@ -3,6 +3,7 @@
 use pddl_syntax::{Diagnostic, SourceFile};
 use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why an input file could not be used. Each displays as a whole
 /// message, `error: ` included, ready for standard error.
@@ -23,16 +24,21 @@ pub enum InputError {
         rendered: String,
     },
     /// Parsing the file would take more memory than the memory limit
-    /// allows ([`PARSE_BYTES_PER_INPUT_BYTE`] per byte); nothing was read.
+    /// allows ([`PARSE_BYTES_PER_INPUT_BYTE`] per byte). A regular file
+    /// is refused before reading; a stream (standard input, a pipe) once
+    /// more than the limit allows has arrived.
     #[error(
-        "error: `{path}` is {bytes} bytes; parsing it takes about {PARSE_BYTES_PER_INPUT_BYTE} times that in memory, more than the memory limit of {} MiB",
+        "error: `{path}` is {}{bytes} bytes; parsing it takes about {PARSE_BYTES_PER_INPUT_BYTE} times that in memory, more than the memory limit of {} MiB",
+        if *.more_than { "more than " } else { "" },
         memory_limit >> 20
     )]
     TooLargeToParse {
         /// The file.
         path: String,
-        /// Its size.
+        /// Its size, or what was read of a stream before it was refused.
         bytes: u64,
+        /// The stream has more than `bytes` bytes (its size is unknown).
+        more_than: bool,
         /// The memory limit in bytes.
         memory_limit: u64,
     },
@@ -55,75 +61,135 @@ impl InputError {
 /// process's own).
 pub const PARSE_BYTES_PER_INPUT_BYTE: u64 = 16;
 
-/// Refuses a file whose parse would take more than `memory_limit` bytes
-/// ([`PARSE_BYTES_PER_INPUT_BYTE`] per byte), before reading it: parsing
-/// cannot be stopped halfway. Files whose size is not known beforehand
-/// (pipes) pass, and so do files that cannot be examined (reading them
-/// reports why).
-pub fn check_parse_memory(path: &Path, memory_limit: u64) -> Result<(), InputError> {
-    let Ok(metadata) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    if metadata.len().saturating_mul(PARSE_BYTES_PER_INPUT_BYTE) > memory_limit {
-        return Err(InputError::TooLargeToParse {
-            path: path.display().to_string(),
-            bytes: metadata.len(),
-            memory_limit,
-        });
-    }
-    Ok(())
+/// The path that stands for standard input, as in most command-line
+/// tools.
+pub const STDIN_PATH: &str = "-";
+
+/// How messages and diagnostics name standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether `path` stands for standard input ([`STDIN_PATH`]).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN_PATH
 }
 
-/// [`check_parse_memory`] against `memory_limit` where there is one,
-/// then [`read_source`].
+/// How messages name the file at `path`: as given, or [`STDIN_NAME`].
+pub fn display_name(path: &Path) -> String {
+    if is_stdin(path) {
+        STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Set once standard input has been read: a second `-` would find it
+/// empty, and an empty file is a confusing error.
+static STDIN_READ: AtomicBool = AtomicBool::new(false);
+
+/// [`read_source`], refusing a file whose parse would take more than
+/// `memory_limit` bytes ([`PARSE_BYTES_PER_INPUT_BYTE`] per byte) where
+/// there is a limit: parsing cannot be stopped halfway, so a regular file
+/// is refused by its size before it is read, and a stream once more than
+/// that has arrived.
 pub fn read_source_to_parse(
     path: &Path,
     memory_limit: Option<u64>,
 ) -> Result<SourceFile, InputError> {
-    if let Some(limit) = memory_limit {
-        check_parse_memory(path, limit)?;
-    }
-    read_source(path)
+    let Some(limit) = memory_limit else {
+        return read_source(path);
+    };
+    let max_bytes = (limit / PARSE_BYTES_PER_INPUT_BYTE).min(MAX_INPUT_BYTES);
+    read_source_within(path, max_bytes).map_err(|error| match error {
+        ReadError::Input(error) => error,
+        ReadError::TooLarge { path, bytes } => InputError::TooLargeToParse {
+            path,
+            bytes: bytes.unwrap_or(max_bytes),
+            more_than: bytes.is_none(),
+            memory_limit: limit,
+        },
+    })
 }
 
 /// Largest input file accepted, so a huge file is refused before it is
 /// read into memory.
 pub const MAX_INPUT_BYTES: u64 = 1 << 30;
 
-/// Reads a text file, naming it by `path` in diagnostics. A regular file
-/// larger than [`MAX_INPUT_BYTES`] is refused before reading; a pipe or
-/// a device, whose size is not known beforehand (`<(generator)`,
-/// `/dev/zero`), is read up to that many bytes and refused beyond.
+/// Reads a text file, naming it by `path` in diagnostics, or standard
+/// input where `path` is [`STDIN_PATH`] (named [`STDIN_NAME`]; it can be
+/// read once). A regular file larger than [`MAX_INPUT_BYTES`] is refused
+/// before reading; a stream or a device, whose size is not known
+/// beforehand (`-`, `<(generator)`, `/dev/zero`), is read up to that many
+/// bytes and refused beyond.
 pub fn read_source(path: &Path) -> Result<SourceFile, InputError> {
-    read_source_within(path, MAX_INPUT_BYTES)
+    read_source_within(path, MAX_INPUT_BYTES).map_err(|error| match error {
+        ReadError::Input(error) => error,
+        ReadError::TooLarge { path, bytes } => InputError::Unreadable {
+            path,
+            source: std::io::Error::other(match bytes {
+                Some(len) => {
+                    format!("file is {len} bytes, larger than the limit of {MAX_INPUT_BYTES}")
+                }
+                None => format!("more than {MAX_INPUT_BYTES} bytes, the limit"),
+            }),
+        },
+    })
 }
 
-/// [`read_source`] with a limit of `max_bytes`.
-fn read_source_within(path: &Path, max_bytes: u64) -> Result<SourceFile, InputError> {
-    let shown = path.display().to_string();
-    let unreadable = |source| InputError::Unreadable {
-        path: shown.clone(),
-        source,
+/// Why [`read_source_within`] failed.
+enum ReadError {
+    /// As reported to the user.
+    Input(InputError),
+    /// The file is larger than allowed: its size where known before
+    /// reading (a regular file), `None` for a stream that went on.
+    TooLarge { path: String, bytes: Option<u64> },
+}
+
+/// Reads `path` as [`read_source`] does, refusing more than `max_bytes`.
+fn read_source_within(path: &Path, max_bytes: u64) -> Result<SourceFile, ReadError> {
+    let shown = display_name(path);
+    let unreadable = |source| {
+        ReadError::Input(InputError::Unreadable {
+            path: shown.clone(),
+            source,
+        })
     };
-    let file = std::fs::File::open(path).map_err(unreadable)?;
-    let len = file.metadata().map_err(unreadable)?.len();
-    if len > max_bytes {
-        return Err(unreadable(std::io::Error::other(format!(
-            "file is {len} bytes, larger than the limit of {max_bytes}"
-        ))));
-    }
-    let mut bytes = Vec::with_capacity(len as usize);
-    file.take(max_bytes + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    let read = if is_stdin(path) {
+        if STDIN_READ.swap(true, Ordering::Relaxed) {
+            return Err(unreadable(std::io::Error::other(
+                "standard input was read already, for an earlier `-`",
+            )));
+        }
+        std::io::stdin()
+            .lock()
+            .take(max_bytes + 1)
+            .read_to_end(&mut bytes)
+    } else {
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let metadata = file.metadata().map_err(unreadable)?;
+        // A regular file is refused by its size; a stream or a device
+        // (whose length reads 0) by what arrives.
+        if metadata.is_file() && metadata.len() > max_bytes {
+            return Err(ReadError::TooLarge {
+                path: shown,
+                bytes: Some(metadata.len()),
+            });
+        }
+        bytes.reserve_exact(metadata.len() as usize);
+        file.take(max_bytes + 1).read_to_end(&mut bytes)
+    };
+    read.map_err(unreadable)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(unreadable(std::io::Error::other(format!(
-            "more than {max_bytes} bytes, the limit"
-        ))));
+        return Err(ReadError::TooLarge {
+            path: shown,
+            bytes: None,
+        });
     }
     SourceFile::from_bytes(shown.clone(), bytes).map_err(
-        |(file, diagnostic): (SourceFile, Diagnostic)| InputError::NotUtf8 {
-            rendered: diagnostic.render(&file),
+        |(file, diagnostic): (SourceFile, Diagnostic)| {
+            ReadError::Input(InputError::NotUtf8 {
+                rendered: diagnostic.render(&file),
+            })
         },
     )
 }
@@ -132,13 +198,13 @@ fn read_source_within(path: &Path, max_bytes: u64) -> Result<SourceFile, InputEr
 mod tests {
     use super::*;
 
-    fn refusal(path: &Path, max_bytes: u64) -> String {
+    /// The size [`read_source_within`] reports for a file over `max_bytes`
+    /// (`None`: a stream that went on).
+    fn refusal(path: &Path, max_bytes: u64) -> Option<u64> {
         match read_source_within(path, max_bytes) {
-            Err(InputError::Unreadable { source, .. }) => source.to_string(),
-            other => panic!(
-                "{} read within {max_bytes} bytes: {other:?}",
-                path.display()
-            ),
+            Err(ReadError::TooLarge { bytes, .. }) => bytes,
+            Err(ReadError::Input(error)) => panic!("{}: {error}", path.display()),
+            Ok(_) => panic!("{} read within {max_bytes} bytes", path.display()),
         }
     }
 
@@ -147,12 +213,20 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("big.pddl");
         std::fs::write(&path, "(define (domain d))").expect("write");
-        assert_eq!(
-            refusal(&path, 10),
-            "file is 19 bytes, larger than the limit of 10"
-        );
-        let file = read_source_within(&path, 19).expect("at the limit");
+        assert_eq!(refusal(&path, 10), Some(19));
+        let file = read_source(&path).expect("far below the limit");
         assert_eq!(file.text, "(define (domain d))");
+        // Under a memory limit, by the parse's estimated memory.
+        let error = read_source_to_parse(&path, Some(18 * PARSE_BYTES_PER_INPUT_BYTE))
+            .expect_err("19 bytes need more than 18 bytes' worth");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "error: `{}` is 19 bytes; parsing it takes about 16 times that in memory, more than the memory limit of 0 MiB",
+                path.display()
+            )
+        );
+        assert!(read_source_to_parse(&path, Some(19 * PARSE_BYTES_PER_INPUT_BYTE)).is_ok());
     }
 
     /// A device or a pipe says nothing of its size: `/dev/zero` never
@@ -160,9 +234,13 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn an_endless_stream_is_read_up_to_the_limit_only() {
+        let zero = Path::new("/dev/zero");
+        assert_eq!(refusal(zero, 1 << 20), None);
+        let error = read_source_to_parse(zero, Some(16 << 20)).expect_err("endless");
         assert_eq!(
-            refusal(Path::new("/dev/zero"), 1 << 20),
-            "more than 1048576 bytes, the limit"
+            error.to_string(),
+            "error: `/dev/zero` is more than 1048576 bytes; parsing it takes about 16 times that in memory, more than the memory limit of 16 MiB"
         );
+        assert_eq!(error.exit_status(), crate::exit::MEMORY_LIMIT);
     }
 }

@@ -85,9 +85,9 @@ fn parse_error(diagnostics: &[Diagnostic], source: &SourceFile) -> LoadError {
     }
 }
 
-/// Reads and parses a domain file (no semantic checks), refusing it
-/// before reading where parsing it would take more than `memory_limit`
-/// bytes ([`crate::input::check_parse_memory`]).
+/// Reads and parses a domain file (no semantic checks; `-` is standard
+/// input), refusing it where parsing it would take more than
+/// `memory_limit` bytes ([`read_source_to_parse`]).
 pub fn parse_domain_file(
     path: &Path,
     memory_limit: Option<u64>,

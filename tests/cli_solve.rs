@@ -564,3 +564,64 @@ fn a_file_too_large_to_parse_within_the_memory_limit_is_refused() {
         assert_eq!(status, Some(0), "{command:?}: {stderr}");
     }
 }
+
+/// `plan` with `args` and `input` on standard input; returns the exit
+/// status, stdout and stderr.
+fn run_with_stdin(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let output = plan()
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .expect("plan runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A file named `-` is standard input, for every command that reads
+/// PDDL or plans: a plan piped from `plan` into `plan validate`, a domain
+/// piped into `plan` and `plan check` (diagnostics name it `<stdin>`).
+/// Standard input is read once: a second `-` is an input error, not an
+/// empty file; a stream is refused under the memory limit as soon as more
+/// than the limit allows has arrived (its size is not known before).
+#[test]
+fn a_file_named_dash_is_standard_input() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let domain_text = std::fs::read_to_string(root.join(BLOCKS_DOMAIN)).unwrap();
+    let (status, plan_text, stderr) = run_with_stdin(&["-q", "-", BLOCKS_PROBLEM], &domain_text);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(plan_text.contains("; cost = "), "{plan_text}");
+    let (status, stdout, stderr) = run_with_stdin(
+        &["validate", BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-"],
+        &plan_text,
+    );
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.starts_with("Plan valid\n"), "{stdout}");
+    // A plan cut short is invalid, read from standard input as well.
+    let first_step = plan_text.lines().next().unwrap();
+    let (status, stdout, _) = run_with_stdin(
+        &["validate", BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-"],
+        first_step,
+    );
+    assert_eq!(status, Some(1), "{stdout}");
+    // Diagnostics name standard input.
+    let broken = domain_text.replacen("(:action", "(:acton", 1);
+    let (status, _, stderr) = run_with_stdin(&["check", "-"], &broken);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains(" --> <stdin>:18:4\n"), "{stderr}");
+    let (status, _, stderr) = run_with_stdin(&["-q", "-", "-"], &domain_text);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: cannot read `<stdin>`: standard input was read already, for an earlier `-`\n"
+    );
+    let padded = format!("; {}\n", "x".repeat(99)).repeat(11_000) + &domain_text;
+    let (status, _, stderr) = run_with_stdin(&["check", "--memory-limit", "16", "-"], &padded);
+    assert_eq!(status, Some(6), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: `<stdin>` is more than 1048576 bytes; parsing it takes about 16 times that in memory, more than the memory limit of 16 MiB\n  = note: `--memory-limit MIB` raises the limit\n"
+    );
+}

@@ -201,6 +201,18 @@ fn simulator_solve_and_tiled_input() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(Path::new(&dir.join("config.json")).exists());
+    // The same map on standard input is read as a map: it starts with `{`.
+    let out = plan()
+        .args(["puzznic", "solve", "--simulator", "-", "--tiled-config"])
+        .arg(dir.join("config.json"))
+        .write_stdin(map)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let from_stdin = String::from_utf8(out.stdout).expect("utf-8");
+    let (header, moves) = from_stdin.split_once('\n').expect("a header");
+    assert_eq!(header, "; level <stdin>");
+    assert!(text.ends_with(moves), "{text}\n---\n{from_stdin}");
 }
 
 /// `--simulator --real-time` searches the simulator's real-time games:
@@ -612,4 +624,38 @@ fn a_stopped_optimal_solve_states_the_moves_it_proved_necessary() {
         .parse()
         .expect("a number");
     assert!((11..=18).contains(&bound), "{bound}");
+}
+
+/// A level on standard input (`-`), in the text format or as a Tiled map
+/// (told apart by its opening `{`), gets the problem name `puzznic-stdin`;
+/// `plan puzznic show` reads a plan from standard input too.
+#[test]
+fn levels_and_plans_can_come_from_standard_input() {
+    let level = std::fs::read_to_string(shipped("chain")).unwrap();
+    let out = plan()
+        .args(["puzznic", "problem", "-"])
+        .write_stdin(level.clone())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let from_stdin = String::from_utf8(out.stdout).expect("utf-8");
+    let from_file = plan()
+        .args(["puzznic", "problem", &shipped("chain")])
+        .output()
+        .expect("runs");
+    let from_file = String::from_utf8(from_file.stdout).expect("utf-8");
+    assert_eq!(
+        from_stdin,
+        from_file.replace("(problem puzznic-chain)", "(problem puzznic-stdin)")
+    );
+    let (status, solved) = solve(&["-q"], shipped("chain"));
+    assert_eq!(status, Some(0));
+    let out = plan()
+        .args(["puzznic", "show", &shipped("chain"), "-"])
+        .write_stdin(solved)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let shown = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(shown.contains("cleared in "), "{shown}");
 }

@@ -93,7 +93,8 @@ pub enum LevelLoadError {
 }
 
 /// Reads a level: a Tiled JSON map when the file name ends in `.json`
-/// (with `tiled_config` naming the tile ids, or the map's own `puzznic`
+/// (or, for standard input, `-`, when the text starts with `{`; with
+/// `tiled_config` naming the tile ids, or the map's own `puzznic`
 /// property), the text format otherwise.
 pub fn read_level(path: &Path, tiled_config: Option<&Path>) -> Result<Level, LevelLoadError> {
     let source = read_source(path)?;
@@ -106,9 +107,14 @@ pub fn read_level(path: &Path, tiled_config: Option<&Path>) -> Result<Level, Lev
                 .join("\n"),
         }
     };
-    let is_json = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    // Standard input has no name to go by: a JSON map starts with `{`,
+    // which no text level does (`{` is not a tile).
+    let is_json = if crate::input::is_stdin(path) {
+        source.text.trim_start().starts_with('{')
+    } else {
+        path.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    };
     if !is_json {
         return parse_level(&source).map_err(|d| invalid(d, &source));
     }

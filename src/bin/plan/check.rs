@@ -20,9 +20,9 @@ Exit status:
 #[derive(clap::Args)]
 #[command(after_help = CHECK_EXIT_STATUSES)]
 pub struct CheckArgs {
-    /// The domain file.
+    /// The domain file (`-`: standard input).
     pub domain: PathBuf,
-    /// A problem file, checked against the domain.
+    /// A problem file, checked against the domain (`-`: standard input).
     pub problem: Option<PathBuf>,
     /// Print only the summary lines, not the diagnostics.
     #[arg(short, long)]
@@ -80,7 +80,7 @@ fn read(path: &Path, memory_limit: Option<u64>) -> Result<SourceFile, i32> {
         // A rendered diagnostic ends with a blank line, as `check`'s own.
         eprintln!("{error}");
         if let InputError::NotUtf8 { .. } = error {
-            eprintln!("{}: not UTF-8 text", path.display());
+            eprintln!("{}: not UTF-8 text", planner::input::display_name(path));
         }
         if let Some(note) = input_note(&error) {
             eprintln!("{note}");

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 /// Arguments of `plan ground`.
 #[derive(clap::Args)]
 pub struct GroundArgs {
-    /// The domain file.
+    /// The domain file (`-`: standard input).
     pub domain: PathBuf,
-    /// The problem file.
+    /// The problem file (`-`: standard input).
     pub problem: PathBuf,
     /// Print counts (objects, facts, fluents, operators per action,
     /// conditional effects, axioms) and the time of each phase.

@@ -15,7 +15,8 @@ use crate::search_args::{Configurations, SearchArgs};
 #[derive(Args)]
 pub struct LevelArgs {
     /// The level: text format (`#` wall, `.` empty, space outside, letters
-    /// and digits tiles), or a Tiled JSON map (`.json`).
+    /// and digits tiles), or a Tiled JSON map (`.json`; from standard
+    /// input, `-`, a text that starts with `{`).
     level: PathBuf,
     /// For a Tiled map: the JSON config naming wall and tile ids (default:
     /// the map's `puzznic` custom property).
@@ -33,13 +34,17 @@ impl LevelArgs {
         })
     }
 
-    /// The PDDL problem name derived from the file name.
+    /// The PDDL problem name derived from the file name (`stdin` for
+    /// standard input).
     fn problem_name(&self) -> String {
-        let stem = self
-            .level
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let stem = if planner::input::is_stdin(&self.level) {
+            "stdin".to_string()
+        } else {
+            self.level
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
         puzznic::problem_name(&stem)
     }
 }
@@ -108,7 +113,8 @@ pub enum PuzznicCommand {
         #[command(flatten)]
         level: LevelArgs,
         /// The plan: PDDL plan lines, e.g. the output of `plan puzznic solve`,
-        /// or moves written as it describes them (`move tile at row 3 col 4 left`).
+        /// or moves written as it describes them (`move tile at row 3 col 4 left`);
+        /// `-`: standard input.
         plan: PathBuf,
         /// Show the board after every gravity and vanishing step too.
         #[arg(long)]
@@ -212,12 +218,18 @@ fn solve(
 ) -> Result<i32, i32> {
     let level = level_args.read()?;
     let started = Instant::now();
-    outln!("; level {}", level_args.level.display());
+    outln!(
+        "; level {}",
+        planner::input::display_name(&level_args.level)
+    );
     // Checked before any search: no search is needed to prove these
     // levels unsolvable, and none should run for minutes to find out.
     let report = |message: String| {
         outln!("; {message}");
-        eprintln!("{}: {message}", level_args.level.display());
+        eprintln!(
+            "{}: {message}",
+            planner::input::display_name(&level_args.level)
+        );
     };
     let lone = level.board.lone_tiles();
     if !lone.is_empty() {
@@ -439,18 +451,21 @@ fn show(
         exit::INPUT_ERROR
     })?;
     let moves = puzznic::parse_plan_moves(&plan_text.text, &level.board).map_err(|e| {
-        eprintln!("{}: {e}", plan_path.display());
+        eprintln!("{}: {e}", planner::input::display_name(plan_path));
         exit::INPUT_ERROR
     })?;
     // The page always has every physics step, so the animation shows falls.
     let frames = puzznic::replay_by_rules(&level.board, &moves, rules, physics || html.is_some())
         .map_err(|e| {
-        eprintln!("{}: {e}", plan_path.display());
+        eprintln!("{}: {e}", planner::input::display_name(plan_path));
         exit::FOUND_ERRORS
     })?;
     let cleared = frames.last().is_some_and(|f| f.board.is_cleared());
     if let Some(out) = html {
-        let title = format!("Puzznic {}", level_args.level.display());
+        let title = format!(
+            "Puzznic {}",
+            planner::input::display_name(&level_args.level)
+        );
         let page = puzznic::render::frames_html(&title, &frames);
         crate::output::write_file(out, page.as_bytes()).map_err(|message| {
             eprintln!("{message}");

@@ -14,10 +14,10 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// The domain file.
+    /// The domain file (`-`: standard input).
     #[arg(value_name = "DOMAIN")]
     pub domain: Option<PathBuf>,
-    /// The problem file.
+    /// The problem file (`-`: standard input).
     #[arg(value_name = "PROBLEM")]
     pub problem: Option<PathBuf>,
     /// Find an optimal plan: A* with LM-cut (unless --search/--heuristic say otherwise).

@@ -24,11 +24,12 @@ Exit status:
 #[derive(clap::Args)]
 #[command(after_help = VALIDATE_EXIT_STATUSES)]
 pub struct ValidateArgs {
-    /// The domain file.
+    /// The domain file (`-`: standard input).
     pub domain: PathBuf,
-    /// The problem file.
+    /// The problem file (`-`: standard input).
     pub problem: PathBuf,
-    /// Plan files in the IPC format: one `(action arg …)` per line.
+    /// Plan files in the IPC format: one `(action arg …)` per line (`-`:
+    /// standard input, e.g. piped from `plan`).
     #[arg(required = true)]
     pub plans: Vec<PathBuf>,
     /// Print each step's added, deleted and changed facts and fluents.
@@ -118,7 +119,7 @@ pub fn run(args: ValidateArgs) -> i32 {
         .iter()
         .map(|path| {
             (
-                path.display().to_string(),
+                planner::input::display_name(path),
                 check_plan(&validator, path, args.verbose, memory_limit),
             )
         })
@@ -152,7 +153,7 @@ pub fn run(args: ValidateArgs) -> i32 {
         exit::SUCCESS
     };
     if let Some(path) = &args.junit {
-        let xml = junit_report(&args.problem.display().to_string(), &outcomes);
+        let xml = junit_report(&planner::input::display_name(&args.problem), &outcomes);
         if let Err(message) = crate::output::write_file(path, xml.as_bytes()) {
             eprintln!("error: {message}");
             status = exit::INPUT_ERROR;
@@ -222,8 +223,8 @@ fn json_report(
         })
         .collect();
     json!({
-        "domain": args.domain.display().to_string(),
-        "problem": args.problem.display().to_string(),
+        "domain": planner::input::display_name(&args.domain),
+        "problem": planner::input::display_name(&args.problem),
         "plans": plans,
         "summary": {"plans": outcomes.len(), "valid": valid, "invalid": invalid, "unusable": unusable},
     })
