@@ -187,6 +187,7 @@ def fuzz(job):
             runs += 1
             try:
                 result = subprocess.run([PLAN] + command, capture_output=True, text=True,
+                                        stdin=subprocess.DEVNULL,
                                         timeout=HANG)
                 code, stderr = result.returncode, result.stderr
             except subprocess.TimeoutExpired:
