@@ -52,12 +52,25 @@ impl LevelArgs {
 /// When to colour the output.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ColorChoice {
-    /// When stdout is a terminal.
+    /// When stdout is a terminal and NO_COLOR is unset or empty.
     Auto,
     /// Always.
     Always,
     /// Never.
     Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, for output to a terminal or not and the value
+    /// of NO_COLOR (no-color.org: set and not empty means no colour
+    /// unless asked for).
+    fn wanted(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal && no_color.is_none_or(|value| value.is_empty()),
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -126,7 +139,8 @@ pub enum PuzznicCommand {
         /// Write a self-contained HTML page animating the plan to this file.
         #[arg(long, value_name = "OUT.html")]
         html: Option<PathBuf>,
-        /// Colour the boards.
+        /// Colour the boards (auto: when stdout is a terminal and the
+        /// NO_COLOR environment variable is unset or empty).
         #[arg(long, value_enum, default_value = "auto")]
         color: ColorChoice,
     },
@@ -472,11 +486,10 @@ fn show(
             exit::INPUT_ERROR
         })?;
     } else {
-        let ansi = match color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => std::io::stdout().is_terminal(),
-        };
+        let ansi = color.wanted(
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        );
         out!("{}", puzznic::render::frames_text(&frames, ansi));
     }
     if cleared {
@@ -489,5 +502,22 @@ fn show(
             moves.len()
         );
         Ok(exit::FOUND_ERRORS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ColorChoice;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn auto_colours_a_terminal_unless_no_color_is_set() {
+        let auto = ColorChoice::Auto;
+        assert!(auto.wanted(true, None));
+        assert!(auto.wanted(true, Some(OsStr::new(""))));
+        assert!(!auto.wanted(true, Some(OsStr::new("1"))));
+        assert!(!auto.wanted(false, None));
+        assert!(ColorChoice::Always.wanted(false, Some(OsStr::new("1"))));
+        assert!(!ColorChoice::Never.wanted(true, None));
     }
 }
