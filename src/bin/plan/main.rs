@@ -16,6 +16,7 @@
 #[macro_use]
 mod output;
 mod check;
+mod completions;
 mod generate;
 mod ground;
 mod ground_limits;
@@ -26,7 +27,7 @@ mod search_args;
 mod solve;
 mod validate;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::ffi::OsString;
 
 const EXIT_STATUSES: &str = "\
@@ -69,6 +70,9 @@ enum Command {
     /// Puzznic levels: convert, solve and show.
     #[command(subcommand)]
     Puzznic(puzznic::PuzznicCommand),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish,
+    /// powershell).
+    Completions(completions::CompletionsArgs),
 }
 
 /// `plan [OPTIONS] DOMAIN PROBLEM` alone: the common case, parsed without
@@ -84,13 +88,14 @@ struct SolveCli {
 /// Words that make a command line more than a plain solve: the
 /// subcommands (as [`Command`] names them), `help` and the help and
 /// version flags.
-const NOT_PLAIN_SOLVE: [&str; 11] = [
+const NOT_PLAIN_SOLVE: [&str; 12] = [
     "solve",
     "check",
     "ground",
     "validate",
     "generate",
     "puzznic",
+    "completions",
     "help",
     "-h",
     "--help",
@@ -170,6 +175,7 @@ fn run_command(args: Vec<OsString>) -> i32 {
         Some(Command::Validate(args)) => validate::run(args),
         Some(Command::Generate(args)) => generate::run(args),
         Some(Command::Puzznic(command)) => puzznic::run(command),
+        Some(Command::Completions(args)) => completions::run(args, Cli::command()),
     }
 }
 
@@ -210,7 +216,6 @@ fn restore_default_sigpipe() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn a_panic_becomes_the_internal_error_status() {
@@ -254,5 +259,32 @@ mod tests {
         let full = Cli::try_parse_from(args).expect("parses");
         assert!(full.command.is_none());
         assert_eq!(format!("{fast:?}"), format!("{:?}", full.solve));
+    }
+
+    /// The bash script completes every subcommand and their flags, and
+    /// bash reads it without a syntax error.
+    #[test]
+    fn the_completion_script_covers_the_command_line() {
+        let mut script = Vec::new();
+        clap_complete::generate(
+            clap_complete::Shell::Bash,
+            &mut Cli::command(),
+            "plan",
+            &mut script,
+        );
+        let script = String::from_utf8(script).expect("UTF-8");
+        for word in NOT_PLAIN_SOLVE
+            .iter()
+            .chain(&["--optimal", "--heuristic", "--tiled-config"])
+        {
+            assert!(script.contains(word), "{word} missing");
+        }
+        let checked = std::process::Command::new("bash")
+            .args(["-n", "-c", &script])
+            .status();
+        match checked {
+            Ok(status) => assert!(status.success(), "bash -n rejects the script"),
+            Err(error) => eprintln!("bash not run ({error}); syntax not checked"),
+        }
     }
 }
