@@ -33,7 +33,7 @@ pub fn available_bytes() -> Option<u64> {
 /// only, and the rest of the process and the system need some too.
 const DEFAULT_SHARE_PERCENT: u64 = 80;
 
-/// The default memory limit in MiB: [`DEFAULT_SHARE_PERCENT`] of the
+/// The default memory limit in MiB: `DEFAULT_SHARE_PERCENT` (80 %) of the
 /// available memory, so that a search stops cleanly with exit status 6
 /// before the system runs out; `None` where the system does not say.
 pub fn default_limit_mib() -> Option<u64> {

@@ -152,7 +152,7 @@ fn run(args: Vec<OsString>) -> ! {
     std::process::exit(status_catching_panics(|| run_command(args)));
 }
 
-/// `command`'s status, or [`exit::INTERNAL_ERROR`] where it panics (the
+/// `command`'s status, or [`planner::exit::INTERNAL_ERROR`] where it panics (the
 /// panic hook has printed the message by then). A panic must not unwind
 /// out of the C `main`: that aborts the process with SIGABRT and "failed
 /// to initiate panic" (exit 134), which looks like a crash of the system.

@@ -1,5 +1,5 @@
-//! Writing what the commands produce: standard output ([`out!`],
-//! [`outln!`]) and files (`-o`, `--junit`, `--html`).
+//! Writing what the commands produce: standard output (`out!`,
+//! `outln!`) and files (`-o`, `--junit`, `--html`).
 
 use std::io::Write;
 use std::path::Path;
@@ -14,7 +14,7 @@ macro_rules! out {
     };
 }
 
-/// [`out!`] with a newline, as `println!`.
+/// `out!` with a newline, as `println!`.
 macro_rules! outln {
     () => {
         $crate::output::write_stdout(format_args!("\n"))
@@ -24,7 +24,7 @@ macro_rules! outln {
     };
 }
 
-/// Writes to standard output for [`out!`] and [`outln!`].
+/// Writes to standard output for `out!` and `outln!`.
 pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     if let Err(error) = std::io::stdout().write_fmt(args) {
         eprintln!("error: cannot write to standard output: {error}");

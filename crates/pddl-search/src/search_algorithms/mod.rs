@@ -502,8 +502,8 @@ impl<'a> Monitor<'a> {
     /// scanalyzer p19 14 ms, 162 successors, 2.2 s, which a time limit of
     /// 0.3 s overran by 2 s), while [`Monitor::tick`] checks between
     /// expansions. Reads the clock before every evaluation where they take
-    /// [`SLOW_EVALUATION`] or more on average, otherwise before every
-    /// [`EVALUATIONS_PER_CLOCK_READ`]-th.
+    /// `SLOW_EVALUATION` or more on average, otherwise before every
+    /// `EVALUATIONS_PER_CLOCK_READ`-th.
     #[inline]
     pub fn stop_within_expansion(&self) -> Option<Outcome> {
         let left = self.evaluations_to_clock_read.get();

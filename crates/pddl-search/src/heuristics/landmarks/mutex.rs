@@ -55,7 +55,7 @@ impl Mutexes {
     }
 
     /// As [`Mutexes::compute`], also `None` once `stop` says stop (asked
-    /// every [`PIECES_PER_STOP_CHECK`] pieces of the fixpoint).
+    /// every `PIECES_PER_STOP_CHECK` pieces of the fixpoint).
     pub fn compute_within(task: &Task, max_work: u64, stop: &dyn Fn() -> bool) -> Option<Self> {
         let facts = task.facts.len();
         if facts > MAX_MUTEX_FACTS {
