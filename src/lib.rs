@@ -4,6 +4,52 @@
 //! The stages live in their own crates, re-exported here:
 //! [`syntax`] (parser, checks, diagnostics) → [`ground`] (ground task) →
 //! [`search`] (planners); [`validate`] checks plans on the lifted model.
+//!
+//! # Solving a task
+//!
+//! [`solve::solve_files`] reads, checks, grounds and searches in one call.
+//! The library never prints: progress and plans reach an observer, and a
+//! flag that another thread may set stops the search (or the grounding)
+//! cleanly, as Ctrl-C does in `plan`.
+//!
+//! ```
+//! use planner::ground::GroundOptions;
+//! use planner::ground::task::Cost;
+//! use planner::search::{Outcome, Plan, SearchObserver, SearchOptions};
+//! use planner::solve::{plan_text, solve_files};
+//! use std::path::Path;
+//! use std::sync::atomic::AtomicBool;
+//!
+//! /// Remembers the cost of every plan the search reports.
+//! #[derive(Default)]
+//! struct Costs(Vec<Cost>);
+//!
+//! impl SearchObserver for Costs {
+//!     fn on_plan(&mut self, plan: &Plan) {
+//!         self.0.push(plan.cost);
+//!     }
+//! }
+//!
+//! let cancel = AtomicBool::new(false); // set it from another thread to stop
+//! let mut costs = Costs::default();
+//! let solution = solve_files(
+//!     Path::new("domains/hanoi/domain.pddl"),
+//!     Path::new("problems/hanoi/hanoi-03.pddl"),
+//!     &GroundOptions::default(),
+//!     &SearchOptions::optimal_default(), // A* with LM-cut
+//!     &cancel,
+//!     &mut costs,
+//! )?;
+//! assert_eq!(solution.result.outcome, Outcome::Solved);
+//! let plan = solution.result.plan.as_ref().expect("a plan");
+//! assert_eq!(plan.cost, 7); // 2^3 - 1 moves
+//! assert!(solution.result.proven_optimal);
+//! assert_eq!(costs.0.last(), Some(&7));
+//! // The plan in the IPC format, as `plan` prints it.
+//! let text = plan_text(&solution.task, plan, None);
+//! assert!(text.ends_with("; cost = 7 (unit cost)\n"));
+//! # Ok::<(), planner::solve::SolveError>(())
+//! ```
 
 pub mod exit;
 pub mod generate;
