@@ -625,3 +625,43 @@ fn a_file_named_dash_is_standard_input() {
         "error: `<stdin>` is more than 1048576 bytes; parsing it takes about 16 times that in memory, more than the memory limit of 16 MiB\n  = note: `--memory-limit MIB` raises the limit\n"
     );
 }
+
+/// An output file named `-` is standard output, as an input file named
+/// `-` is standard input: `-o -` prints the plan as without `-o` (and
+/// creates no file called `-`). Where the report already goes to standard
+/// output (`--json`, `plan validate`'s report) it is refused before any
+/// work, since the two would mix.
+#[test]
+fn an_output_file_named_dash_is_standard_output() {
+    let dir = tempdir("dash-output");
+    let (status, to_dash, stderr) = run(&["-q", "-o", "-", BLOCKS_DOMAIN, BLOCKS_PROBLEM]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let (_, plain, _) = run(&["-q", BLOCKS_DOMAIN, BLOCKS_PROBLEM]);
+    assert_eq!(to_dash, plain);
+    assert!(
+        !std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("-")
+            .exists()
+    );
+    let (status, stdout, stderr) = run(&["-q", "--json", "-o", "-", BLOCKS_DOMAIN, BLOCKS_PROBLEM]);
+    assert_eq!(status, Some(2), "{stdout}");
+    assert_eq!(
+        stderr,
+        "error: `-o -` would mix its output with the report on standard output; give it a file\n"
+    );
+    let plan_file = dir.join("plan.txt");
+    std::fs::write(&plan_file, &plain).unwrap();
+    let (status, _, stderr) = run(&[
+        "validate",
+        "--junit",
+        "-",
+        BLOCKS_DOMAIN,
+        BLOCKS_PROBLEM,
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: `--junit -` would mix"),
+        "{stderr}"
+    );
+}

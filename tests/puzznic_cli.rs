@@ -658,4 +658,16 @@ fn levels_and_plans_can_come_from_standard_input() {
     assert_eq!(out.status.code(), Some(0));
     let shown = String::from_utf8(out.stdout).expect("utf-8");
     assert!(shown.contains("cleared in "), "{shown}");
+    // A page on standard output would mix with the summary printed there.
+    let out = plan()
+        .args(["puzznic", "show", "--html", "-", &shipped("chain"), "-"])
+        .write_stdin("")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("error: `--html -` would mix"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -32,8 +32,22 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
-/// Writes `bytes` to `path`, creating the file or replacing its contents;
-/// the error names the file.
+/// Whether an output path is `-`, standard output (as `-` names standard
+/// input for input files).
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The error for an output flag given `-` where the command's report
+/// already goes to standard output (`flag` as the user wrote it).
+pub fn stdout_taken(flag: &str) -> String {
+    format!(
+        "error: `{flag} -` would mix its output with the report on standard output; give it a file"
+    )
+}
+
+/// Writes `bytes` to `path` (standard output for `-`), creating the file
+/// or replacing its contents; the error names the file.
 ///
 /// Unlike `std::fs::write`, an existing file is not truncated to zero
 /// length first: it is overwritten in place, then cut to the new length if
@@ -43,6 +57,10 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
 /// a whole small run (`perf stat -r 300 plan -q -o FILE …` on miconic s1-0,
 /// 1.76 ms against 1.48 ms).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if is_stdout(path) {
+        write_stdout(format_args!("{}", String::from_utf8_lossy(bytes)));
+        return Ok(());
+    }
     let overwrite = || {
         let mut file = std::fs::OpenOptions::new()
             .write(true)

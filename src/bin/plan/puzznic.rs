@@ -459,6 +459,10 @@ fn show(
     html: Option<&Path>,
     color: ColorChoice,
 ) -> Result<i32, i32> {
+    if html.is_some_and(crate::output::is_stdout) {
+        eprintln!("{}", crate::output::stdout_taken("--html"));
+        return Err(exit::INPUT_ERROR);
+    }
     let level = level_args.read()?;
     let plan_text = planner::input::read_source(plan_path).map_err(|e| {
         eprintln!("{e}");

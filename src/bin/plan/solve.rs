@@ -27,7 +27,8 @@ pub struct SolveArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub ground: GroundLimitArgs,
-    /// Write the plan to this file instead of standard output.
+    /// Write the plan to this file instead of standard output (`-`:
+    /// standard output, as without the flag; not with --json).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Print one JSON object with the result instead of the plan.
@@ -57,6 +58,10 @@ pub fn run(args: SolveArgs) -> i32 {
             return exit::INPUT_ERROR;
         }
     };
+    if args.json && args.output.as_deref().is_some_and(crate::output::is_stdout) {
+        eprintln!("{}", crate::output::stdout_taken("-o"));
+        return exit::INPUT_ERROR;
+    }
     let cancel = crate::interrupt::cancel_flag();
     let mut progress = ProgressPrinter::new(args.quiet || args.json);
     let ground = args.ground.options();

@@ -109,6 +109,10 @@ fn check_plan(
 
 /// Runs `plan validate` and returns the exit status.
 pub fn run(args: ValidateArgs) -> i32 {
+    if args.junit.as_deref().is_some_and(crate::output::is_stdout) {
+        eprintln!("{}", crate::output::stdout_taken("--junit"));
+        return exit::INPUT_ERROR;
+    }
     let memory_limit = planner::memory::limit_bytes(args.memory_limit);
     let validator = match prepare(&args, memory_limit) {
         Ok(validator) => validator,
