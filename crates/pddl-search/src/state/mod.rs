@@ -289,6 +289,23 @@ impl StateView<'_> {
     }
 }
 
+/// How the registry stores `state`: packed into `packed` where there is
+/// a packing, as it is otherwise.
+#[inline]
+fn stored_form<'a>(
+    packing: Option<&StatePacking>,
+    state: &'a [u64],
+    packed: &'a mut Vec<u64>,
+) -> &'a [u64] {
+    match packing {
+        None => state,
+        Some(packing) => {
+            packing.pack(state, packed);
+            packed
+        }
+    }
+}
+
 /// Hashes a packed state (FxHash-style word mixing plus a final avalanche
 /// so that both the low bits, used for buckets, and the top bits, used as
 /// tags, are well distributed).
@@ -602,13 +619,7 @@ impl StateRegistry {
         let arena = &self.arena;
         match &mut self.orbits {
             None => {
-                let stored_form = match packing {
-                    None => state,
-                    Some(packing) => {
-                        packing.pack(state, &mut self.packed);
-                        &self.packed[..]
-                    }
-                };
+                let stored_form = stored_form(packing, state, &mut self.packed);
                 let hash = hash_words(stored_form);
                 let found = self
                     .table
@@ -655,13 +666,7 @@ impl StateRegistry {
     #[inline]
     fn insert_plain(&mut self, state: &[u64]) -> Option<(StateId, bool)> {
         let w = self.words_per_state;
-        let stored_form = match self.packing.as_deref() {
-            None => state,
-            Some(packing) => {
-                packing.pack(state, &mut self.packed);
-                &self.packed[..]
-            }
-        };
+        let stored_form = stored_form(self.packing.as_deref(), state, &mut self.packed);
         let hash = hash_words(stored_form);
         let arena = &self.arena;
         let entry = self.table.entry(
@@ -701,39 +706,22 @@ impl StateRegistry {
         if let Some(id) = found {
             return Some((id, false));
         }
-        let w = self.words_per_state;
-        let packing = self.packing.as_deref();
         if self.len == u32::MAX {
             return None;
         }
         let id = self.len;
         self.len += 1;
-        if self.orbits.is_some()
-            && let Some(packing) = packing
-        {
-            packing.pack(state, &mut self.packed);
-        }
-        let stored_form = if packing.is_some() {
-            &self.packed[..]
-        } else {
-            state
-        };
-        self.arena.extend_from_slice(stored_form);
-        debug_assert_eq!(self.arena.len(), self.len as usize * w);
-        match &mut self.orbits {
-            None => {
-                let arena = &self.arena;
-                self.table
-                    .insert_unique(hash, id, |&id| hash_words(&arena[id as usize * w..][..w]));
-            }
-            Some(orbits) => {
-                orbits.hashes.push(hash);
-                orbits.recent_keys.keep_by_id(id, &orbits.key);
-                orbits.recent_states.put(recent_slot, id, state);
-                let hashes = &orbits.hashes;
-                self.table
-                    .insert_unique(hash, id, |&id| hashes[id as usize]);
-            }
+        let stored = stored_form(self.packing.as_deref(), state, &mut self.packed);
+        self.arena.extend_from_slice(stored);
+        debug_assert_eq!(self.arena.len(), self.len as usize * self.words_per_state);
+        // With symmetry reduction (the plain registry returned above).
+        if let Some(orbits) = &mut self.orbits {
+            orbits.hashes.push(hash);
+            orbits.recent_keys.keep_by_id(id, &orbits.key);
+            orbits.recent_states.put(recent_slot, id, state);
+            let hashes = &orbits.hashes;
+            self.table
+                .insert_unique(hash, id, |&id| hashes[id as usize]);
         }
         Some((id, true))
     }
