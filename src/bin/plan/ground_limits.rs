@@ -3,8 +3,9 @@
 
 use planner::ground::{GroundError, GroundOptions};
 use planner::input::InputError;
+use planner::load::LoadError;
 use planner::search::Outcome;
-use planner::solve::GroundingStopped;
+use planner::solve::{GroundingStopped, SolveError};
 
 #[derive(clap::Args, Debug)]
 pub struct GroundLimitArgs {
@@ -54,5 +55,17 @@ pub fn limit_note(error: &GroundError) -> Option<&'static str> {
         }
         GroundError::TooManyFacts { .. } => Some("  = note: `--max-facts N` raises the limit"),
         _ => None,
+    }
+}
+
+/// The note that follows an error of `plan`'s solve on stderr: the flag
+/// that raises the limit it reached, if any ([`input_note`],
+/// [`stopped_note`], [`limit_note`]).
+pub fn solve_note(error: &SolveError) -> Option<&'static str> {
+    match error {
+        SolveError::Load(LoadError::Input(error)) => input_note(error),
+        SolveError::Load(_) => None,
+        SolveError::Stopped(stopped) => stopped_note(stopped),
+        SolveError::Ground { error, .. } => limit_note(error),
     }
 }

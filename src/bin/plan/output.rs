@@ -32,18 +32,23 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
-/// Whether an output path is `-`, standard output (as `-` names standard
-/// input for input files).
-pub fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
+/// Whether an output path is `-`, standard output: the path that names
+/// standard input for input files ([`planner::input::STDIN_PATH`]).
+fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == planner::input::STDIN_PATH
 }
 
-/// The error for an output flag given `-` where the command's report
-/// already goes to standard output (`flag` as the user wrote it).
-pub fn stdout_taken(flag: &str) -> String {
-    format!(
-        "error: `{flag} -` would mix its output with the report on standard output; give it a file"
-    )
+/// Whether the output file `path` of flag `flag` (as the user wrote it)
+/// is refused because it is `-` and the command's report already goes to
+/// standard output; says so on stderr when it is.
+pub fn refuse_stdout(path: Option<&Path>, flag: &str) -> bool {
+    let refused = path.is_some_and(is_stdout);
+    if refused {
+        eprintln!(
+            "error: `{flag} -` would mix its output with the report on standard output; give it a file"
+        );
+    }
+    refused
 }
 
 /// Writes `bytes` to `path` (standard output for `-`), creating the file

@@ -459,8 +459,7 @@ fn show(
     html: Option<&Path>,
     color: ColorChoice,
 ) -> Result<i32, i32> {
-    if html.is_some_and(crate::output::is_stdout) {
-        eprintln!("{}", crate::output::stdout_taken("--html"));
+    if crate::output::refuse_stdout(html, "--html") {
         return Err(exit::INPUT_ERROR);
     }
     let level = level_args.read()?;

@@ -7,7 +7,7 @@ use planner::load::LoadError;
 use planner::search::{Outcome, SearchOptions};
 use planner::solve::{Solution, SolveError, plan_text, solve_files};
 
-use crate::ground_limits::{GroundLimitArgs, input_note, limit_note, stopped_note};
+use crate::ground_limits::{GroundLimitArgs, solve_note};
 use crate::progress::ProgressPrinter;
 use crate::search_args::{Configurations, SearchArgs};
 use std::path::PathBuf;
@@ -58,8 +58,7 @@ pub fn run(args: SolveArgs) -> i32 {
             return exit::INPUT_ERROR;
         }
     };
-    if args.json && args.output.as_deref().is_some_and(crate::output::is_stdout) {
-        eprintln!("{}", crate::output::stdout_taken("-o"));
+    if args.json && crate::output::refuse_stdout(args.output.as_deref(), "-o") {
         return exit::INPUT_ERROR;
     }
     let cancel = crate::interrupt::cancel_flag();
@@ -73,19 +72,7 @@ pub fn run(args: SolveArgs) -> i32 {
             if !error.to_string().ends_with('\n') {
                 eprintln!();
             }
-            if let SolveError::Ground { error, .. } = &error
-                && let Some(note) = limit_note(error)
-            {
-                eprintln!("{note}");
-            }
-            if let SolveError::Load(LoadError::Input(error)) = &error
-                && let Some(note) = input_note(error)
-            {
-                eprintln!("{note}");
-            }
-            if let SolveError::Stopped(stopped) = &error
-                && let Some(note) = stopped_note(stopped)
-            {
+            if let Some(note) = solve_note(&error) {
                 eprintln!("{note}");
             }
             let status = error.exit_status();

@@ -109,8 +109,7 @@ fn check_plan(
 
 /// Runs `plan validate` and returns the exit status.
 pub fn run(args: ValidateArgs) -> i32 {
-    if args.junit.as_deref().is_some_and(crate::output::is_stdout) {
-        eprintln!("{}", crate::output::stdout_taken("--junit"));
+    if crate::output::refuse_stdout(args.junit.as_deref(), "--junit") {
         return exit::INPUT_ERROR;
     }
     let memory_limit = planner::memory::limit_bytes(args.memory_limit);
