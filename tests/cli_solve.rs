@@ -219,6 +219,39 @@ fn memory_limit_exits_6() {
     assert_eq!(json(&stdout)["status"], "memory limit");
 }
 
+/// Flags the chosen configuration would ignore, or that would break
+/// `--optimal`'s promise, are refused before any work (exit 2, naming the
+/// flag); the combinations that keep their meaning still run.
+#[test]
+fn conflicting_search_flags_exit_2() {
+    let refused: [(&[&str], &str); 7] = [
+        (&["--optimal", "--search", "lazy-greedy"], "--optimal"),
+        (&["--optimal", "--heuristic", "hff"], "admissible"),
+        (&["--optimal", "--weight", "2"], "--weight"),
+        (&["--search", "bfs", "--heuristic", "hff"], "--search bfs"),
+        (&["--search", "lazy-greedy", "--weight", "3"], "--weight"),
+        (&["--search", "astar", "--weight", "2"], "--weight"),
+        (&["--search", "astar", "--novelty"], "--novelty"),
+    ];
+    for (flags, named) in refused {
+        let (status, stdout, stderr) = run(&[&[BLOCKS_DOMAIN, BLOCKS_PROBLEM], flags].concat());
+        assert_eq!(status, Some(2), "{flags:?}: {stderr}");
+        assert!(stderr.contains(named), "{flags:?}: {stderr}");
+        assert!(stdout.is_empty(), "{flags:?}: {stdout}");
+    }
+    let accepted: [&[&str]; 5] = [
+        &["--optimal", "--heuristic", "hmax"],
+        &["--optimal", "--search", "bfs"],
+        &["--search", "astar", "--heuristic", "hff"],
+        &["--search", "eager-greedy", "--novelty"],
+        &["--search", "wastar", "--weight", "3"],
+    ];
+    for flags in accepted {
+        let (status, _, stderr) = run(&[&["-q", BLOCKS_DOMAIN, BLOCKS_PROBLEM], flags].concat());
+        assert_eq!(status, Some(0), "{flags:?}: {stderr}");
+    }
+}
+
 #[test]
 fn missing_file_and_bad_flags_exit_2() {
     let (status, _, stderr) = run(&[BLOCKS_DOMAIN, "problems/no-such-problem.pddl"]);

@@ -498,7 +498,14 @@ fn solve_reports_progress_on_stderr_unless_quiet() {
 
 #[test]
 fn solve_checks_its_search_flags_as_plan_does() {
-    let cases: [&[&str]; 3] = [&["--weight", "0.5"], &["--time-limit", "0"], &["--anytime"]];
+    let cases: [&[&str]; 5] = [
+        &["--weight", "0.5"],
+        &["--time-limit", "0"],
+        &["--anytime"],
+        // The default is weighted A*, with its own novelty turn.
+        &["--novelty"],
+        &["--optimal", "--heuristic", "hff"],
+    ];
     for flags in cases {
         let out = plan()
             .args(["puzznic", "solve", &shipped("chain")])

@@ -33,7 +33,8 @@ use std::ffi::OsString;
 const EXIT_STATUSES: &str = "\
 Exit status:
   0    solved / clean / every plan valid
-  1    errors found (plan check), some plan invalid (plan validate)
+  1    errors found: semantic errors in the PDDL (plan, plan check,
+       plan ground), some plan invalid (plan validate)
   2    input error: unreadable file, syntax error, bad argument
        (also an output that cannot be written)
   3    unsupported PDDL feature

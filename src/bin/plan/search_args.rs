@@ -19,7 +19,7 @@ pub struct SearchArgs {
     /// astar, h_FF otherwise.
     #[arg(long, value_name = "HEURISTIC")]
     pub heuristic: Option<HeuristicKind>,
-    /// Weight of weighted A* (w >= 1).
+    /// Weight of weighted A* (w >= 1); without --search it selects weighted A*.
     #[arg(long, value_name = "W")]
     pub weight: Option<f64>,
     /// Keep improving the plan until the time limit (or until proven
@@ -126,6 +126,60 @@ impl SearchArgs {
         if self.anytime && options.time_limit.is_none() {
             return Err("--anytime needs --time-limit (it improves the plan until then)".into());
         }
+        self.refuse_conflicts(optimal, &options)?;
         Ok(options)
+    }
+
+    /// Refuses flags that the chosen configuration would ignore or that
+    /// break `--optimal`'s promise, rather than running something other
+    /// than what was asked.
+    fn refuse_conflicts(&self, optimal: bool, options: &SearchOptions) -> Result<(), String> {
+        let engine = options.engine.name();
+        if optimal {
+            if self.weight.is_some() {
+                return Err(
+                    "--optimal runs A*, and --weight would make it weighted A*, \
+                     which does not prove plans optimal (drop one of them)"
+                        .into(),
+                );
+            }
+            if !matches!(options.engine, Engine::AStar | Engine::BreadthFirst) {
+                return Err(format!(
+                    "--optimal needs --search astar or bfs; {engine} does not prove plans \
+                     optimal (drop --optimal to run it)"
+                ));
+            }
+            if !options.heuristic.is_admissible() {
+                return Err(format!(
+                    "--optimal needs an admissible heuristic (blind, hmax, lmcut, pdb); {} \
+                     can overestimate (use --search astar --heuristic {} to run A* with it \
+                     anyway)",
+                    options.heuristic.name(),
+                    options.heuristic.name(),
+                ));
+            }
+        }
+        if options.engine == Engine::BreadthFirst
+            && self.heuristic.is_some_and(|h| h != HeuristicKind::Blind)
+        {
+            return Err("--search bfs uses no heuristic (drop --heuristic, \
+                 or use --search astar)"
+                .into());
+        }
+        if let Some(weight) = self.weight
+            && options.engine != Engine::WeightedAStar
+            && weight != 1.0
+        {
+            return Err(format!(
+                "--weight is weighted A*'s (--search wastar); {engine} has no weight"
+            ));
+        }
+        if self.novelty && !matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy) {
+            return Err(format!(
+                "--novelty applies to greedy search (lazy-greedy, eager-greedy); \
+                 this configuration runs {engine}"
+            ));
+        }
+        Ok(())
     }
 }

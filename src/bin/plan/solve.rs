@@ -4,7 +4,7 @@ use planner::exit;
 use planner::ground::task::CostModel;
 use planner::input::InputError;
 use planner::load::LoadError;
-use planner::search::{Outcome, SearchOptions};
+use planner::search::{Engine, Outcome, SearchOptions};
 use planner::solve::{Solution, SolveError, plan_text, solve_files};
 
 use crate::ground_limits::{GroundLimitArgs, solve_note};
@@ -20,7 +20,8 @@ pub struct SolveArgs {
     /// The problem file (`-`: standard input).
     #[arg(value_name = "PROBLEM")]
     pub problem: Option<PathBuf>,
-    /// Find an optimal plan: A* with LM-cut (unless --search/--heuristic say otherwise).
+    /// Find an optimal plan: A* with LM-cut (--search bfs and an admissible --heuristic may
+    /// replace them; flags that would not prove optimality are refused).
     #[arg(long)]
     pub optimal: bool,
     #[command(flatten)]
@@ -91,6 +92,17 @@ pub fn run(args: SolveArgs) -> i32 {
         }
         if let CostModel::NotOptimised { reason } = &solution.task.cost_model {
             eprintln!("warning: the plan is not optimised for the metric: {reason}");
+        }
+        // `--optimal` accepts bfs, whose proof holds for unit costs only.
+        if args.optimal
+            && options.engine == Engine::BreadthFirst
+            && solution.result.plan.is_some()
+            && !solution.result.proven_optimal
+        {
+            eprintln!(
+                "warning: the plan is not proven optimal: breadth-first search minimises \
+                 steps, not this task's costs (--search astar minimises costs)"
+            );
         }
     }
     let status = outcome_status(solution.result.outcome, solution.result.plan.is_some());
