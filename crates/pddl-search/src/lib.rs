@@ -226,7 +226,9 @@ fn reaches_admissible_f_layers(options: &SearchOptions) -> bool {
 fn astar_weight(options: &SearchOptions) -> Option<f64> {
     match options.engine {
         Engine::AStar => Some(1.0),
-        Engine::WeightedAStar if options.weight > 1.0 => Some(options.weight),
+        // An infinite weight becomes the largest finite one, whose product
+        // with h = 0 is 0, not NaN (NaN keys would order goals last).
+        Engine::WeightedAStar if options.weight > 1.0 => Some(options.weight.min(f64::MAX)),
         Engine::WeightedAStar => Some(1.0),
         _ => None,
     }

@@ -205,7 +205,8 @@ pub struct SearchOptions {
     pub engine: Engine,
     /// The heuristic (ignored by breadth-first search).
     pub heuristic: HeuristicKind,
-    /// Weight `w ≥ 1` of weighted A* (values below 1 are treated as 1).
+    /// Weight `w ≥ 1` of weighted A* (values below 1 and NaN are treated as
+    /// 1; an infinite weight orders by `h` alone, as greedy search does).
     pub weight: f64,
     /// Use the heuristic's preferred operators (greedy engines only).
     pub preferred_operators: bool,

@@ -96,6 +96,41 @@ fn optimal_engines_find_optimal_costs() {
     }
 }
 
+/// Weights a library caller may pass that the CLI refuses: NaN and
+/// weights below 1 mean plain A* (optimal costs with an admissible
+/// heuristic), an infinite one orders by `h` alone (a plan that replays).
+#[test]
+fn weighted_astar_takes_any_weight() {
+    for weight in [f64::NAN, 0.5, f64::INFINITY, f64::MAX] {
+        for (task, optimum) in [
+            (diamond(), 10),
+            (
+                ring(8),
+                optimal_cost(&ring(8)).expect("ring(8) is solvable"),
+            ),
+        ] {
+            for h in [HeuristicKind::Blind, HeuristicKind::HFF] {
+                let o = SearchOptions {
+                    weight,
+                    ..options(Engine::WeightedAStar, h)
+                };
+                let r = run_with(&task, &o);
+                assert_eq!(r.outcome, Outcome::Solved, "w = {weight}, {h}");
+                // Goals are not ordered after every other state.
+                if weight.is_infinite() {
+                    let large = SearchOptions { weight: 1e9, ..o };
+                    let expanded_with_large_weight = run_with(&task, &large).statistics.expanded;
+                    assert!(r.statistics.expanded <= expanded_with_large_weight, "{h}");
+                }
+                let cost = r.plan.map(|p| p.cost);
+                if !(weight > 1.0) && h.is_admissible() {
+                    assert_eq!(cost, Some(optimum), "w = {weight}, {h}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn every_engine_solves_and_plans_replay() {
     for (e, h) in all_configs() {
