@@ -1,5 +1,6 @@
 (define (problem other-domain)
   (:domain logistics)
   (:objects t1 - truck)
-  (:init (at t1 depot))
+  (:init (= (fuel t1) 10) (= (distance depot depot) 0) (= (total-cost) 0)
+         (at t1 depot))
   (:goal (at t1 depot)))

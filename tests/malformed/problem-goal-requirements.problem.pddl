@@ -1,5 +1,6 @@
 (define (problem goal-requirements)
   (:domain shared)
   (:objects t1 - truck p1 - package)
-  (:init (at t1 depot) (at p1 depot))
+  (:init (= (fuel t1) 10) (= (distance depot depot) 0) (= (total-cost) 0)
+         (at t1 depot) (at p1 depot))
   (:goal (or (exists (?t - truck) (in p1 ?t)) (at p1 depot))))

@@ -1,5 +1,6 @@
 (define (problem init-kind-mismatch)
   (:domain shared)
   (:objects t1 - truck)
-  (:init (fuel t1) (= (at t1 depot) 3))
+  (:init (= (fuel t1) 10) (= (distance depot depot) 0) (= (total-cost) 0)
+         (fuel t1) (= (at t1 depot) 3))
   (:goal (at t1 depot)))

@@ -1,5 +1,6 @@
 (define (problem init-undeclared-predicate)
   (:domain shared)
   (:objects t1 - truck)
-  (:init (at t1 depot) (parked t1) (= (speed t1) 3))
+  (:init (= (fuel t1) 10) (= (distance depot depot) 0) (= (total-cost) 0)
+         (at t1 depot) (parked t1) (= (speed t1) 3))
   (:goal (at t1 depot)))

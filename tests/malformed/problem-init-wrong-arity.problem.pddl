@@ -1,5 +1,6 @@
 (define (problem init-wrong-arity)
   (:domain shared)
   (:objects t1 - truck l1 - location)
-  (:init (at t1) (road depot l1 l1) (= (fuel t1 l1) 3) (= (total-cost) 0))
+  (:init (= (distance depot depot) 0)
+         (at t1) (road depot l1 l1) (= (fuel t1 l1) 3) (= (total-cost) 0))
   (:goal (at t1 l1)))

@@ -1,5 +1,6 @@
 (define (problem init-wrong-type)
   (:domain shared)
   (:objects t1 - truck p1 - package l1 - location)
-  (:init (at t1 l1) (in t1 p1) (road t1 l1) (= (fuel p1) 3))
+  (:init (= (distance depot depot) 0) (= (total-cost) 0)
+         (at t1 l1) (in t1 p1) (road t1 l1) (= (fuel p1) 3))
   (:goal (at p1 l1)))

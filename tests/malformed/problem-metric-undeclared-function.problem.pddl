@@ -1,6 +1,7 @@
 (define (problem metric-undeclared)
   (:domain shared)
   (:objects t1 - truck)
-  (:init (at t1 depot) (= (total-cost) 0))
+  (:init (= (fuel t1) 10) (= (distance depot depot) 0)
+         (at t1 depot) (= (total-cost) 0))
   (:goal (at t1 depot))
   (:metric minimize (+ (total-cost) (total-fuel-used))))

@@ -1,4 +1,5 @@
 (define (problem missing-goal)
   (:domain shared)
   (:objects t1 - truck)
-  (:init (at t1 depot)))
+  (:init (= (fuel t1) 10) (= (distance depot depot) 0) (= (total-cost) 0)
+         (at t1 depot)))

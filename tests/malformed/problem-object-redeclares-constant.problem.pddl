@@ -1,5 +1,6 @@
 (define (problem redeclared-constant)
   (:domain shared)
-  (:objects t1 - truck depot - package)
-  (:init (at t1 depot))
+  (:objects t1 - truck depot - package l1 - location)
+  (:init (= (fuel t1) 10) (= (distance l1 l1) 0) (= (total-cost) 0)
+         (at t1 depot))
   (:goal (at t1 depot)))

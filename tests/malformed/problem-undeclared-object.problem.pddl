@@ -1,5 +1,6 @@
 (define (problem undeclared-object)
   (:domain shared)
   (:objects t1 - truck p1 - package)
-  (:init (at t1 depot) (at p2 depot) (road depot market))
+  (:init (= (fuel t1) 10) (= (distance depot depot) 0) (= (total-cost) 0)
+         (at t1 depot) (at p2 depot) (road depot market))
   (:goal (at p1 market)))

@@ -1,5 +1,5 @@
 (define (problem bad-number)
   (:domain shared)
   (:objects t1 - truck)
-  (:init (at t1 depot) (= (fuel t1) 1.2.3) (= (total-cost) 0))
+  (:init (at t1 depot) (= (fuel t1) 1.2.3) (= (total-cost) 0) (= (distance depot depot) 0))
   (:goal (at t1 depot)))

@@ -313,7 +313,11 @@ fn problem_errors_are_all_reported() {
     );
     assert_eq!(
         warnings(&diagnostics),
-        vec!["problem is for domain `transprot`, but the domain is named `transport`"]
+        vec![
+            "function `fuel` has no value in `:init`",
+            "function `total-cost` has no value in `:init`",
+            "problem is for domain `transprot`, but the domain is named `transport`",
+        ]
     );
 }
 
@@ -332,7 +336,9 @@ fn diagnostics_are_sorted_by_position() {
     let problem = "(define (problem p) (:domain other)
       (:objects a - nothing) (:init (q a)) (:goal (r a)))";
     let diagnostics = problem_diagnostics(TRANSPORT, problem);
-    assert_eq!(diagnostics.len(), 4);
+    // Three errors; a warning for the domain's name and one for each of
+    // `fuel` and `total-cost`, which `drive` reads without a value.
+    assert_eq!(diagnostics.len(), 6);
     assert!(
         diagnostics
             .windows(2)
@@ -390,10 +396,12 @@ fn large_init_is_checked_quickly() {
 #[test]
 fn objects_redeclaring_constants_warn_only_when_the_type_differs() {
     let same = "(define (problem p) (:domain transport)
-      (:objects t1 - truck depot - location) (:init (at t1 depot)) (:goal (at t1 depot)))";
+      (:objects t1 - truck depot - location)
+      (:init (at t1 depot) (= (fuel t1) 1) (= (total-cost) 0)) (:goal (at t1 depot)))";
     assert_eq!(problem_diagnostics(TRANSPORT, same), vec![]);
     let other = "(define (problem p) (:domain transport)
-      (:objects t1 - truck depot - package) (:init (at t1 depot)) (:goal (in depot t1)))";
+      (:objects t1 - truck depot - package)
+      (:init (at t1 depot) (= (fuel t1) 1) (= (total-cost) 0)) (:goal (in depot t1)))";
     let diagnostics = problem_diagnostics(TRANSPORT, other);
     assert_eq!(
         warnings(&diagnostics),
@@ -415,6 +423,64 @@ fn conflicting_initial_values_are_errors() {
     assert_eq!(
         errors(&problem_diagnostics(TRANSPORT, problem)),
         vec!["`(fuel t1)` is given two initial values"]
+    );
+}
+
+/// A function read without any value in `:init` stays undefined, which
+/// makes what reads it inapplicable: a warning names it and the first
+/// reader. A value for some arguments, or an `assign` effect, is enough.
+#[test]
+fn functions_read_without_a_value_warn() {
+    let problem = "(define (problem p) (:domain transport)
+      (:objects t1 - truck) (:init (at t1 depot)) (:goal (at t1 depot)))";
+    let diagnostics = problem_diagnostics(TRANSPORT, problem);
+    assert_eq!(
+        warnings(&diagnostics),
+        vec![
+            "function `fuel` has no value in `:init`",
+            "function `total-cost` has no value in `:init`",
+        ]
+    );
+    assert_eq!(
+        diagnostics[0].label.as_deref(),
+        Some("action `drive` reads `fuel`, which stays undefined")
+    );
+    assert!(diagnostics[1].notes[0].contains("`(= (total-cost) 0)`"));
+    // `home` is only assigned, never read: no warning for it.
+    let valued = "(define (problem p) (:domain transport)
+      (:objects t1 t2 - truck) (:init (at t1 depot) (= (fuel t2) 0) (= (total-cost) 0))
+      (:goal (at t1 depot)))";
+    assert_eq!(problem_diagnostics(TRANSPORT, valued), vec![]);
+    // Set by an `assign` effect before it is read: no warning either; read
+    // by the goal only: a warning naming the goal.
+    let domain = "(define (domain counter) (:requirements :numeric-fluents)
+      (:predicates (started)) (:functions (count) (limit))
+      (:action start :parameters () :precondition (not (started))
+        :effect (and (started) (assign (count) 0)))
+      (:action step :parameters () :precondition (started) :effect (increase (count) 1)))";
+    let problem = "(define (problem p) (:domain counter) (:init)
+      (:goal (and (>= (count) 3) (< (count) (limit)))))";
+    let diagnostics = problem_diagnostics(domain, problem);
+    assert_eq!(
+        warnings(&diagnostics),
+        vec!["function `limit` has no value in `:init`"]
+    );
+    assert_eq!(
+        diagnostics[0].label.as_deref(),
+        Some("the goal reads `limit`, which stays undefined")
+    );
+}
+
+/// An object declared twice with another type is one error; its uses keep
+/// the first declaration's type instead of cascading into type errors.
+#[test]
+fn a_second_declaration_does_not_retype_an_object() {
+    let problem = "(define (problem p) (:domain transport)
+      (:objects t1 - truck l1 - location l1 - package)
+      (:init (at t1 l1) (= (fuel t1) 1) (= (total-cost) 0)) (:goal (at t1 l1)))";
+    assert_eq!(
+        errors(&problem_diagnostics(TRANSPORT, problem)),
+        vec!["object `l1` is declared twice"]
     );
 }
 

@@ -6,8 +6,8 @@
 //! argument types (respecting the type hierarchy and `either`), duplicate
 //! declarations, type cycles, unbound variables, derived predicates changed
 //! by actions, function terms given two initial values, a missing goal, and
-//! (as warnings) requirements used but not declared and a problem naming
-//! another domain. Diagnostics come sorted by position. Unsupported but
+//! (as warnings) requirements used but not declared, a problem naming
+//! another domain and functions read but given no value in `:init`. Diagnostics come sorted by position. Unsupported but
 //! parsed constructs (preferences, `:constraints`) are left to later stages.
 //!
 //! The checks follow what real benchmarks rely on: types may be used before
@@ -19,6 +19,7 @@ mod formula;
 mod requirements;
 mod suggest;
 mod tables;
+mod unvalued;
 
 use crate::ast::{Atom, Domain, InitElement, Name, Problem, Requirement, Span, TypedName};
 use crate::error::Diagnostic;
@@ -122,9 +123,15 @@ pub fn check_problem(domain: &Domain, problem: &Problem) -> Vec<Diagnostic> {
     let mut objects: HashMap<&str, &TypedName> = HashMap::new();
     for object in &problem.objects {
         tables.check_type_ref(object.ty.as_ref(), &mut out, &mut requirements);
-        if objects.insert(&object.name.text, object).is_some() {
+        // The first declaration stands, so that uses typed by it do not
+        // cascade into type errors.
+        if let Entry::Vacant(slot) = objects.entry(object.name.text.as_str()) {
+            slot.insert(object);
+        } else {
             out.push(duplicate("object", &object.name.text, object.name.span));
-        } else if let Some(constant) = tables.constants.get(object.name.as_str())
+            continue;
+        }
+        if let Some(constant) = tables.constants.get(object.name.as_str())
             && !tables::same_type(constant.ty.as_ref(), object.ty.as_ref())
         {
             let constant_type = tables::show_type(constant.ty.as_ref());
@@ -168,6 +175,7 @@ pub fn check_problem(domain: &Domain, problem: &Problem) -> Vec<Diagnostic> {
         }
     }
     out.extend(conflicting_initial_values(&problem.init));
+    out.extend(unvalued::unvalued_functions(domain, problem));
     if problem.goal.is_none() {
         out.push(
             Diagnostic::error(

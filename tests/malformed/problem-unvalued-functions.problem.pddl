@@ -1,0 +1,5 @@
+(define (problem unvalued-functions)
+  (:domain shared)
+  (:objects t1 - truck p1 - package)
+  (:init (at t1 depot) (at p1 depot) (road depot depot))
+  (:goal (in p1 t1)))
