@@ -276,6 +276,35 @@ impl Solution {
     }
 }
 
+/// Why the goal can never hold, where grounding found out
+/// ([`Task::impossible_goal`]): `nothing makes (a) true, nor (not (b))
+/// false`-style text naming the first few literals; `None` where grounding
+/// did not.
+pub fn impossible_goal_reason(task: &Task) -> Option<String> {
+    /// Literals named before the rest are counted.
+    const NAMED: usize = 3;
+    let literals = &task.impossible_goal;
+    if literals.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = literals
+        .iter()
+        .take(NAMED)
+        .map(|literal| {
+            let value = if literal.positive { "true" } else { "false" };
+            format!("`{}` {value}", literal.atom)
+        })
+        .collect();
+    let more = match literals.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        n => format!(" (and {n} more goal literals)"),
+    };
+    Some(format!(
+        "the goal can never hold: nothing makes {}{more}, even ignoring delete effects",
+        named.join(", nor ")
+    ))
+}
+
 /// The plan in the IPC format: one `(action arg ...)` per line, then
 /// `; cost = N (unit cost|general cost)`. N is `metric_value` where the
 /// problem has a metric (it differs from the operator costs by the

@@ -157,6 +157,39 @@ fn exhausted_search_space_exits_4() {
     assert_eq!(json(&stdout)["lower_bound"], serde_json::Value::Null);
 }
 
+/// A goal that grounding proves impossible is explained, on the `-q`
+/// line as after the statistics.
+#[test]
+fn an_impossible_goal_names_its_literal() {
+    let dir = tempdir("impossible-goal");
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    std::fs::write(
+        &domain,
+        "(define (domain roads) (:predicates (at ?p) (road ?a ?b))
+           (:action drive :parameters (?a ?b) :precondition (and (at ?a) (road ?a ?b))
+             :effect (and (not (at ?a)) (at ?b))))",
+    )
+    .unwrap();
+    std::fs::write(
+        &problem,
+        "(define (problem one-way) (:domain roads) (:objects home town)
+           (:init (at town) (road home town)) (:goal (at home)))",
+    )
+    .unwrap();
+    let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
+    let reason = "the goal can never hold: nothing makes `(at home)` true";
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("unsolvable: {reason}")),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run(&files);
+    assert_eq!(status, Some(4), "{stderr}");
+    assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
+}
+
 #[test]
 fn time_limit_exits_5_with_statistics() {
     let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--time-limit", "0.5"]);

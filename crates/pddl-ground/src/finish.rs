@@ -547,6 +547,7 @@ fn compact(
         metric,
         cost_model,
         interchangeable_objects: Vec::new(),
+        impossible_goal: raw.impossible_goal,
     }
 }
 

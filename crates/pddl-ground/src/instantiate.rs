@@ -6,8 +6,8 @@ use crate::datalog::Reach;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
 use crate::stop::StopPoll;
 use crate::task::{
-    Axiom, ConditionalEffect, Conjunction, FactId, FluentId, GroundAtom, Name, NumCondition,
-    NumEffect, NumExpr, Operator,
+    Axiom, ConditionalEffect, Conjunction, FactId, FluentId, GroundAtom, ImpossibleLiteral, Name,
+    NumCondition, NumEffect, NumExpr, Operator,
 };
 use crate::{GroundError, GroundOptions};
 use indexmap::IndexMap;
@@ -56,6 +56,8 @@ pub(crate) struct RawTask {
     pub metric: Option<MetricInfo>,
     /// Whether any conditional effect changes a fluent (for the cost model).
     pub conditional_numeric: Vec<FluentId>,
+    /// See [`Task::impossible_goal`](crate::Task::impossible_goal).
+    pub impossible_goal: Vec<ImpossibleLiteral>,
 }
 
 struct Grounder<'a> {
@@ -80,6 +82,9 @@ struct Grounder<'a> {
     object_names: Vec<Name>,
     key: Vec<ObjId>,
     budget: usize,
+    /// While grounding the goal: the literals found false for good (a
+    /// predicate, its objects, whether the goal needs it true).
+    false_goal_literals: Option<Vec<(PredId, Vec<ObjId>, bool)>>,
 }
 
 fn unsupported(message: String, span: Span) -> GroundError {
@@ -203,6 +208,9 @@ impl Grounder<'_> {
                     if value == *positive {
                         G::True
                     } else {
+                        if let Some(literals) = &mut self.false_goal_literals {
+                            literals.push((atom.pred, self.key.clone(), *positive));
+                        }
                         G::False
                     }
                 }
@@ -800,6 +808,7 @@ pub(crate) fn instantiate(
         object_names,
         key: Vec::new(),
         budget: MAX_FORMULA_NODES,
+        false_goal_literals: None,
     };
 
     // About one operator per applicable binding: reserved up front (up to
@@ -944,8 +953,25 @@ pub(crate) fn instantiate(
 
     let mut bind = vec![0 as ObjId; model.goal_num_vars];
     gr.budget = MAX_FORMULA_NODES;
+    gr.false_goal_literals = Some(Vec::new());
     let goal_formula = gr.condition(&model.goal, &mut bind, model.goal_span)?;
+    let false_goal_literals = gr.false_goal_literals.take().unwrap_or_default();
     let goal_disjuncts = gr.alternatives(&goal_formula, true);
+    // Only a goal that no state satisfies is explained by them.
+    let impossible_goal = if goal_disjuncts.is_empty() {
+        false_goal_literals
+            .into_iter()
+            .map(|(pred, objects, positive)| ImpossibleLiteral {
+                atom: GroundAtom {
+                    predicate: Name::from(model.predicates[pred as usize].name.as_str()),
+                    args: gr.object_names(&objects),
+                },
+                positive,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     axioms.append(&mut gr.aux_axioms);
     let goal = match goal_disjuncts.len() {
         1 => goal_disjuncts.into_iter().next().unwrap_or_default(),
@@ -1016,6 +1042,7 @@ pub(crate) fn instantiate(
     conditional_numeric.sort_unstable();
     conditional_numeric.dedup();
     Ok(RawTask {
+        impossible_goal,
         facts,
         derived,
         fluents,

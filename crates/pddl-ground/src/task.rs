@@ -350,6 +350,32 @@ pub struct Task {
     /// class): permuting objects within classes maps every state to one
     /// with the same goal distance (see the grounder's `symmetry` module).
     pub interchangeable_objects: Vec<Vec<String>>,
+    /// Where grounding found that no state can satisfy the goal, the goal
+    /// literals that made it so, in the goal's order (an atom nothing can
+    /// make true, even ignoring delete effects, or a static fact of the
+    /// wrong value); empty otherwise, also where the goal is false for
+    /// another reason (an equality, a constant comparison).
+    pub impossible_goal: Vec<ImpossibleLiteral>,
+}
+
+/// A goal literal that no state reachable from the initial one satisfies
+/// ([`Task::impossible_goal`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImpossibleLiteral {
+    /// The atom.
+    pub atom: GroundAtom,
+    /// Whether the goal needs it true (else false).
+    pub positive: bool,
+}
+
+impl fmt::Display for ImpossibleLiteral {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.positive {
+            write!(f, "{}", self.atom)
+        } else {
+            write!(f, "(not {})", self.atom)
+        }
+    }
 }
 
 impl Task {

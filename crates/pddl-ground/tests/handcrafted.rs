@@ -821,3 +821,30 @@ fn grounding_stopped_at_any_question_returns_stopped_or_the_whole_task() {
     assert!(matches!(result, Err(GroundError::Stopped)));
     assert_eq!(asked, 1);
 }
+
+/// A goal no state satisfies names the literal that makes it so: an atom
+/// that relaxed reachability never reaches, or a static fact of the wrong
+/// value; a goal that some state may satisfy names none.
+#[test]
+fn impossible_goals_name_their_literal() {
+    let impossible = |goal: &str| {
+        let problem = TYPING_PROBLEM.replace("(:goal (visited b))", &format!("(:goal {goal})"));
+        ok(TYPING_DOMAIN, &problem)
+            .impossible_goal
+            .iter()
+            .map(|literal| literal.to_string())
+            .collect::<Vec<_>>()
+    };
+    // Roads are one-way: nothing reaches the depot.
+    assert_eq!(impossible("(visited depot)"), ["(visited depot)"]);
+    assert_eq!(impossible("(and (visited b) (road b a))"), ["(road b a)"]);
+    assert_eq!(impossible("(not (road a b))"), ["(not (road a b))"]);
+    assert_eq!(
+        impossible("(or (visited depot) (at c1 depot))"),
+        ["(visited depot)", "(at c1 depot)"]
+    );
+    // Reachable, or false for other reasons than a literal: nothing named.
+    assert!(impossible("(visited b)").is_empty());
+    assert!(impossible("(or (visited depot) (visited b))").is_empty());
+    assert!(impossible("(and (at t1 a) (at t1 b))").is_empty());
+}

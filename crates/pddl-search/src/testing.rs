@@ -167,6 +167,7 @@ impl TaskBuilder {
             metric: None,
             cost_model: CostModel::Unit,
             interchangeable_objects: Vec::new(),
+            impossible_goal: Vec::new(),
         }
     }
 }

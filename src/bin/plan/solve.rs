@@ -5,7 +5,7 @@ use planner::ground::task::CostModel;
 use planner::input::InputError;
 use planner::load::LoadError;
 use planner::search::{Engine, Outcome, SearchOptions};
-use planner::solve::{Solution, SolveError, plan_text, solve_files};
+use planner::solve::{Solution, SolveError, impossible_goal_reason, plan_text, solve_files};
 
 use crate::ground_limits::{GroundLimitArgs, solve_note};
 use crate::progress::ProgressPrinter;
@@ -161,6 +161,10 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         // One line, and only without a plan: why there is none and, where
         // optimal search proved one, the bound.
         if result.plan.is_none() {
+            if let Some(reason) = impossible_goal_reason(&solution.task) {
+                eprintln!("{}: {reason}", outcome_name(result.outcome));
+                return;
+            }
             match result.lower_bound {
                 Some(bound) if bound > 0 => eprintln!(
                     "{}: no plan costs less than {bound}",
@@ -201,6 +205,11 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         }
         (None, Some(bound)) if bound > 0 => eprintln!("no plan costs less than {bound}"),
         (None, _) => {}
+    }
+    if result.plan.is_none()
+        && let Some(reason) = impossible_goal_reason(&solution.task)
+    {
+        eprintln!("note: {reason}");
     }
 }
 
