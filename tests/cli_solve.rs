@@ -188,6 +188,14 @@ fn an_impossible_goal_names_its_literal() {
     let (status, _, stderr) = run(&files);
     assert_eq!(status, Some(4), "{stderr}");
     assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
+    let (status, stdout, stderr) = run(&[&["--json"], &files[..]].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(
+        json(&stdout)["impossible_goal"],
+        serde_json::json!(["(at home)"])
+    );
+    let (_, stdout, _) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--json"]);
+    assert_eq!(json(&stdout)["impossible_goal"], serde_json::json!([]));
 }
 
 #[test]
@@ -476,6 +484,22 @@ fn the_time_limit_stops_grounding() {
         "{stdout}"
     );
     assert!(report["time"]["ground"].as_f64().unwrap() > 0.0, "{stdout}");
+    let (_, after_search, _) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--json"]);
+    let keys = |report: &serde_json::Value| {
+        let mut keys: Vec<String> = report
+            .as_object()
+            .expect("an object")
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    };
+    // The same keys, and the message that says why.
+    let mut expected = keys(&json(&after_search));
+    expected.push("error".into());
+    expected.sort();
+    assert_eq!(keys(&report), expected);
 }
 
 /// The memory limit covers grounding, in `plan` and in `plan ground`:

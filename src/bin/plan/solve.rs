@@ -255,6 +255,7 @@ fn json_stopped_before_search(error: &SolveError, status: i32) -> Option<serde_j
         "states": 0,
         "time": { "parse": parse, "ground": ground, "search": 0.0 },
         "peak_memory_bytes": planner::memory::peak_bytes(),
+        "impossible_goal": [],
     }))
 }
 
@@ -281,5 +282,6 @@ fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Va
             "search": solution.times.search.as_secs_f64(),
         },
         "peak_memory_bytes": planner::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes),
+        "impossible_goal": solution.task.impossible_goal.iter().map(|literal| literal.to_string()).collect::<Vec<_>>(),
     })
 }
