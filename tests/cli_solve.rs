@@ -196,6 +196,10 @@ fn an_impossible_goal_names_its_literal() {
     );
     let (_, stdout, _) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--json"]);
     assert_eq!(json(&stdout)["impossible_goal"], serde_json::json!([]));
+    // `plan ground` grounds it (exit 0) and says the same.
+    let (status, _, stderr) = run(&[&["ground"], &files[..]].concat());
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
 }
 
 #[test]

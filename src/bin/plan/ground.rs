@@ -100,6 +100,9 @@ pub fn run(args: GroundArgs) -> i32 {
         }
         Err(error) => return report_error(&error, &domain_file, &problem_file),
     };
+    if let Some(reason) = planner::solve::impossible_goal_reason(&task) {
+        eprintln!("note: {reason}");
+    }
     let mut stdout = std::io::stdout().lock();
     let written = (|| -> std::io::Result<()> {
         if args.stats {
