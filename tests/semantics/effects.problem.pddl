@@ -1,0 +1,7 @@
+(define (problem effects-1) (:domain effects)
+  (:objects c1 c2 c3 c4 - cell)
+  (:init (here c1) (fire c3) (token)
+         (adj c1 c2) (adj c2 c1) (adj c2 c3) (adj c3 c2) (adj c3 c4) (adj c4 c3) (adj c1 c4) (adj c4 c1)
+         (= (x) 5) (= (y) 2) (= (heat c1) 0) (= (heat c2) 0) (= (heat c3) 0) (= (heat c4) 0))
+  (:goal (and (forall (?c - cell) (not (fire ?c))) (done c2) (> (x) (y))
+              (exists (?c - cell) (and (here ?c) (safe ?c))))))

@@ -1,0 +1,8 @@
+(define (problem features-1) (:domain features)
+  (:objects r1 r2 r3 - room k1 - key box - item)
+  (:init (robot-in hall) (at k1 r1) (at box r2)
+         (door hall r1) (door r1 hall) (door r1 r2) (door r2 r1) (door r2 r3) (door r3 r2)
+         (locked r2 r3) (locked r3 r2) (fits k1 r2 r3)
+         (= (battery) 3) (= (load) 0) (= (weight k1) 1) (= (weight box) 3) (= (total-cost) 0))
+  (:goal (and (at box r3) (reachable r3) (not (holding box)) (> (battery) 0)))
+  (:metric minimize (total-cost)))
