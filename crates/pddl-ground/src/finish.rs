@@ -17,6 +17,7 @@ use crate::task::{
 const MAX_ROUNDS: usize = 8;
 
 pub(crate) fn finish(model: &Model, mut raw: RawTask) -> Task {
+    drop_double_updates(&mut raw);
     // Operators that need always-false facts go first, so that the
     // fluents only they change count as unchanged; folding may in turn
     // drop operators and expose more constant facts.
@@ -316,6 +317,22 @@ fn costs_from_metric(
         costs.push(rounded as Cost);
     }
     Ok((costs, fluents, offset))
+}
+
+/// Removes the operators whose unconditional numeric effects change one
+/// fluent twice (two parameters naming the same object, or two effects
+/// written on `total-cost`): by PDDL 2.1 such a step is not defined, and
+/// the validator rejects it. (Where conditional effects do it, the search
+/// finds out when it applies the operator.) Before the cost model, which
+/// would otherwise add up two increases of the metric.
+fn drop_double_updates(raw: &mut RawTask) {
+    raw.operators.retain(|op| {
+        op.numeric.iter().enumerate().all(|(i, e)| {
+            op.numeric[..i]
+                .iter()
+                .all(|earlier| earlier.fluent != e.fluent)
+        })
+    });
 }
 
 /// Removes facts that are always true (initially true, never deleted) or

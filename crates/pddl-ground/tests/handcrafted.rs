@@ -848,3 +848,25 @@ fn impossible_goals_name_their_literal() {
     assert!(impossible("(or (visited depot) (visited b))").is_empty());
     assert!(impossible("(and (at t1 a) (at t1 b))").is_empty());
 }
+
+/// A step that updates one fluent twice is not defined (PDDL 2.1; the
+/// validator rejects it): an operator whose unconditional effects do, by
+/// two effects on `total-cost` or by two parameters naming one object, is
+/// dropped, before two increases of the metric could add up to a cost.
+#[test]
+fn operators_updating_a_fluent_twice_are_dropped() {
+    let domain = "(define (domain twice) (:requirements :action-costs :numeric-fluents)
+      (:predicates (at ?x) (road ?a ?b))
+      (:functions (total-cost) (visits ?x))
+      (:action drive :parameters (?a ?b) :precondition (and (at ?a) (road ?a ?b))
+        :effect (and (not (at ?a)) (at ?b) (increase (total-cost) 1) (increase (total-cost) 2)))
+      (:action walk :parameters (?a ?b) :precondition (and (at ?a) (road ?a ?b))
+        :effect (and (not (at ?a)) (at ?b) (increase (visits ?a) 1) (increase (visits ?b) 1)
+                     (increase (total-cost) 5))))";
+    let problem = "(define (problem twice-1) (:domain twice) (:objects x y)
+      (:init (at x) (road x y) (road y y) (= (total-cost) 0) (= (visits x) 0) (= (visits y) 0))
+      (:goal (at y)) (:metric minimize (total-cost)))";
+    let task = ok(domain, problem);
+    assert_eq!(op_names(&task), ["(walk x y)"]);
+    assert_eq!(task.operators[0].cost, 5);
+}

@@ -407,6 +407,8 @@ pub struct StateSpace<'t> {
     axioms: AxiomEvaluator,
     fluents: Vec<f64>,
     new_fluents: Vec<f64>,
+    /// The fluents the step being applied has updated so far.
+    updated: Vec<pddl_ground::task::FluentId>,
     triggers: EffectTriggers,
     fired: Vec<u32>,
     forced: ForcedTransitions,
@@ -426,6 +428,7 @@ impl<'t> StateSpace<'t> {
             axioms: AxiomEvaluator::new(task),
             fluents: Vec::new(),
             new_fluents: Vec::new(),
+            updated: Vec::new(),
             fired: Vec::new(),
             forced: ForcedTransitions::new(task),
             symmetry: None,
@@ -610,7 +613,15 @@ impl<'t> StateSpace<'t> {
                 .numeric
                 .iter()
                 .chain(fired().flat_map(|ce| &ce.numeric));
+            self.updated.clear();
             for e in effects {
+                // Two updates of one fluent in one step are not defined
+                // (PDDL 2.1; the validator rejects such a step): the
+                // operator is not applicable here.
+                if self.updated.contains(&e.fluent) {
+                    return false;
+                }
+                self.updated.push(e.fluent);
                 let Some(value) = e.expr.eval(&self.fluents) else {
                     return false;
                 };
