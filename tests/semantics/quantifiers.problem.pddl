@@ -1,0 +1,5 @@
+(define (problem quantifiers-1) (:domain quantifiers)
+  (:objects n1 n2 n3 - node)
+  (:init (on hub) (edge hub n1) (edge n1 n2) (edge n2 n3) (edge n3 n1) (edge n1 hub)
+         (= (level hub) 0) (= (level n1) 0) (= (level n2) 0) (= (level n3) 0) (= (ratio) 0))
+  (:goal (and (covered) (seen hub) (not (on n2)) (< (ratio) 0))))
