@@ -469,6 +469,12 @@ fn functions_read_without_a_value_warn() {
         diagnostics[0].label.as_deref(),
         Some("the goal reads `limit`, which stays undefined")
     );
+    // An undeclared function is an error, not also a warning.
+    let problem = "(define (problem p) (:domain counter) (:init (= (limit) 5))
+      (:goal (and (>= (count) 3) (< (count) (speed)))))";
+    let diagnostics = problem_diagnostics(domain, problem);
+    assert_eq!(errors(&diagnostics), vec!["undeclared function `speed`"]);
+    assert_eq!(warnings(&diagnostics), Vec::<&str>::new());
 }
 
 /// An object declared twice with another type is one error; its uses keep

@@ -49,12 +49,16 @@ pub(super) fn unvalued_functions(domain: &Domain, problem: &Problem) -> Vec<Diag
     uses.read
         .iter()
         .filter(|(name, _)| !valued.contains(name.as_str()) && !uses.assigned.contains(*name))
-        .map(|(name, reader)| {
-            let example = if domain
+        // An undeclared name is an error of its own.
+        .filter_map(|(name, reader)| {
+            let declared = domain
                 .functions
                 .iter()
-                .any(|f| f.name.as_str() == name.as_str() && f.params.is_empty())
-            {
+                .find(|f| f.name.as_str() == name.as_str())?;
+            Some((name, reader, declared.params.is_empty()))
+        })
+        .map(|(name, reader, without_arguments)| {
+            let example = if without_arguments {
                 format!("`(= ({name}) 0)`")
             } else {
                 format!("`(= ({name} ...) 0)` for each argument tuple used")
