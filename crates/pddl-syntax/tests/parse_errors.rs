@@ -384,3 +384,18 @@ fn a_missing_paren_does_not_swallow_the_following_sections() {
         ]
     );
 }
+
+/// `(= (f) ?x)` is an object fluent compared with an object (PDDL 3.1),
+/// which is not supported: the error says so.
+#[test]
+fn comparing_a_function_with_an_object_names_object_fluents() {
+    let text = "(define (domain d) (:functions (pos) - object)
+      (:action go :parameters (?l) :precondition (= (pos) ?l) :effect (and)))";
+    let errors = domain_errors(text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(
+        errors[0].message,
+        "variable `?l` used as a numeric expression"
+    );
+    assert!(errors[0].notes[0].contains("object fluents"), "{errors:?}");
+}

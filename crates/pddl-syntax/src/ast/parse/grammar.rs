@@ -1097,9 +1097,17 @@ impl<'a> Parser<'a> {
         match operand {
             Operand::Expr(expr) => Ok(expr),
             Operand::Term(Term::Name(name)) => Ok(bare_fluent(name)),
-            Operand::Term(Term::Variable(var)) => Err(self.error(
-                format!("variable `{var}` used as a numeric expression"),
-                var.span,
+            // `(= (f) ?x)` compares an object function's value with an
+            // object: PDDL 3.1's object fluents, which are not supported.
+            Operand::Term(Term::Variable(var)) => Err(self.report(
+                Diagnostic::error(
+                    format!("variable `{var}` used as a numeric expression"),
+                    var.span,
+                )
+                .with_note(
+                    "comparing a function's value with an object needs object fluents \
+                     (`:object-fluents`), which are not supported; numbers compare with numbers",
+                ),
             )),
         }
     }
