@@ -11,7 +11,8 @@
 //! whose precondition is the operator's precondition plus the effect's
 //! condition; all pieces of an operator keep its `origin` so that
 //! heuristics can charge its cost once. Axioms become zero-cost relaxed
-//! operators. Deletes and negative conditions are ignored.
+//! operators. Deletes and negative conditions are ignored, except where
+//! h_add and h_FF need a fact false in the goal (below).
 //!
 //! Numbers depend on the heuristic:
 //! - h_max and LM-cut ([`RelaxedTask::new`]) ignore numeric conditions
@@ -19,10 +20,21 @@
 //!   admissible (numeric goals are not counted either).
 //! - h_add and h_FF ([`RelaxedTask::with_numeric`]) add linear numeric
 //!   conditions (of preconditions, effect conditions, axiom bodies and the
-//!   goal) as propositions after `TRUE`, reached by operators whose numeric
+//!   goal) as propositions after the "false" ones below, reached by operators whose numeric
 //!   effects move them the right way, at the cost of enough repetitions
 //!   (see [`super::numeric`]); non-linear conditions are ignored. Dead ends
 //!   found this way are real ones.
+//!
+//! For h_add and h_FF the negative literals of the goal and of axiom
+//! bodies on facts that no axiom derives count too: each such fact gets a
+//! proposition "false" (after `TRUE`), true in a state without the fact
+//! and reached by the operators (and conditional effects) that delete it.
+//! Without them a state whose only unsatisfied goals are negative, such
+//! as "no fire anywhere" (also through a derived goal, as a disjunctive
+//! goal becomes), gets h = 0, and greedy search, seeing a goal where there
+//! is none, wanders. The relaxation only gets harder where a plan must
+//! delete something, as a real plan must too, so dead ends found this way
+//! are real ones as well. Operators' negative preconditions stay ignored.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -116,8 +128,13 @@ pub struct RelaxedTask {
     pub precondition_of: Adjacency,
     /// Per proposition, the operators having it as propositional effect.
     pub achievers: Adjacency,
-    /// Numeric conditions as propositions `facts + 2 ..` (empty unless
-    /// built by [`RelaxedTask::with_numeric`]).
+    /// Facts the goal needs false, whose "false" propositions are
+    /// `facts + 2 ..`, before the numeric conditions (empty unless built by
+    /// [`RelaxedTask::with_numeric`]).
+    pub negated: Vec<FactId>,
+    /// Numeric conditions as propositions from
+    /// [`RelaxedTask::first_numeric_prop`] on (empty unless built by
+    /// [`RelaxedTask::with_numeric`]).
     pub numeric: NumericRelaxation,
 }
 
@@ -144,7 +161,31 @@ impl RelaxedTask {
             eff_pool: Vec::new(),
             precondition_of: Adjacency::default(),
             achievers: Adjacency::default(),
+            negated: Vec::new(),
             numeric: NumericRelaxation::default(),
+        };
+        if numeric {
+            let derived: Vec<FactId> = task.axioms.iter().map(|ax| ax.head).collect();
+            rt.negated = task
+                .goal
+                .neg
+                .iter()
+                .chain(task.axioms.iter().flat_map(|ax| &ax.body.neg))
+                .copied()
+                .filter(|f| valid(f) && !derived.contains(f))
+                .collect();
+            rt.negated.sort_unstable();
+            rt.negated.dedup();
+        }
+        // The "false" proposition of each fact a piece deletes, if any.
+        let first_negated = rt.first_negated_prop();
+        let negated = rt.negated.clone();
+        let falsified = |del: &[FactId], eff: &mut Vec<u32>| {
+            for (i, f) in negated.iter().enumerate() {
+                if del.contains(f) {
+                    eff.push(first_negated + i as u32);
+                }
+            }
         };
         let true_prop = rt.true_prop();
         let first_numeric = rt.first_numeric_prop();
@@ -224,9 +265,10 @@ impl RelaxedTask {
             if numeric {
                 changes = nr.changes_by(task, i as u32, None);
             }
-            if !op.add.is_empty() || !changes.is_empty() {
+            eff.clear();
+            falsified(&op.del, &mut eff);
+            if !op.add.is_empty() || !changes.is_empty() || !eff.is_empty() {
                 pre.clone_from(&base);
-                eff.clear();
                 eff.extend(op.add.iter().copied().filter(valid));
                 let origin = Some(i as OperatorId);
                 add_op(&mut rt, &mut nr, &mut pre, &mut eff, &changes, cost, origin);
@@ -235,13 +277,14 @@ impl RelaxedTask {
                 if numeric {
                     changes = nr.changes_by(task, i as u32, Some(c as u32));
                 }
-                if ce.add.is_empty() && changes.is_empty() {
+                eff.clear();
+                falsified(&ce.del, &mut eff);
+                if ce.add.is_empty() && changes.is_empty() && eff.is_empty() {
                     continue;
                 }
                 pre.clone_from(&base);
                 pre.extend(ce.condition.pos.iter().copied().filter(valid));
                 pre.extend_from_slice(&ce_pre[i][c]);
-                eff.clear();
                 eff.extend(ce.add.iter().copied().filter(valid));
                 let origin = Some(i as OperatorId);
                 add_op(&mut rt, &mut nr, &mut pre, &mut eff, &changes, cost, origin);
@@ -253,6 +296,10 @@ impl RelaxedTask {
             }
             pre.clear();
             pre.extend(ax.body.pos.iter().copied().filter(valid));
+            pre.extend(ax.body.neg.iter().filter_map(|f| {
+                let i = rt.negated.binary_search(f).ok()?;
+                Some(first_negated + i as u32)
+            }));
             pre.extend_from_slice(&axiom_pre[a]);
             eff.clear();
             eff.push(ax.head);
@@ -260,6 +307,10 @@ impl RelaxedTask {
         }
         pre.clear();
         pre.extend(task.goal.pos.iter().copied().filter(valid));
+        pre.extend(task.goal.neg.iter().filter_map(|f| {
+            let i = rt.negated.binary_search(f).ok()?;
+            Some(first_negated + i as u32)
+        }));
         pre.extend_from_slice(&goal_pre);
         eff.clear();
         eff.push(rt.goal_prop());
@@ -285,9 +336,14 @@ impl RelaxedTask {
         rt
     }
 
+    /// The "false" proposition of `negated[0]` (the others follow).
+    pub fn first_negated_prop(&self) -> u32 {
+        self.facts as u32 + 2
+    }
+
     /// The proposition of numeric condition 0 (conditions follow).
     pub fn first_numeric_prop(&self) -> u32 {
-        self.facts as u32 + 2
+        self.first_negated_prop() + self.negated.len() as u32
     }
 
     /// The artificial goal proposition.
@@ -302,7 +358,7 @@ impl RelaxedTask {
 
     /// Number of propositions.
     pub fn props(&self) -> usize {
-        self.facts + 2 + self.numeric.conditions.len()
+        self.facts + 2 + self.negated.len() + self.numeric.conditions.len()
     }
 
     /// Preconditions of relaxed operator `o`.
@@ -325,6 +381,11 @@ impl RelaxedTask {
     pub fn holds(&self, facts: &[u64], p: u32) -> bool {
         if (p as usize) < self.facts {
             has_fact(facts, p)
+        } else if let Some(&f) = p
+            .checked_sub(self.first_negated_prop())
+            .and_then(|i| self.negated.get(i as usize))
+        {
+            !has_fact(facts, f)
         } else {
             p == self.true_prop()
         }
@@ -540,6 +601,13 @@ impl Exploration {
             reach(prop_cost, supporter, queue, p, 0, u32::MAX);
         }
         reach(prop_cost, supporter, queue, rt.true_prop(), 0, u32::MAX);
+        let first_negated = rt.first_negated_prop();
+        for (i, &f) in rt.negated.iter().enumerate() {
+            if !has_fact(state.facts, f) {
+                let p = first_negated + i as u32;
+                reach(prop_cost, supporter, queue, p, 0, u32::MAX);
+            }
+        }
         let nr = &rt.numeric;
         let first_numeric = rt.first_numeric_prop();
         for (n, cond) in nr.conditions.iter().enumerate() {

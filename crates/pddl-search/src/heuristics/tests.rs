@@ -403,3 +403,49 @@ fn lmcut_is_between_hmax_and_the_optimum_on_random_tasks() {
         "{solvable} solvable, {above_hmax} with LM-cut above h_max"
     );
 }
+
+/// h_add and h_FF see the goal's negative literals, and those of axiom
+/// bodies, on facts no axiom derives: a fact the goal needs false counts
+/// until an operator that deletes it is in the relaxed plan. h_max and
+/// LM-cut still ignore them (admissible either way).
+#[test]
+fn relaxation_heuristics_see_facts_the_goal_needs_false() {
+    // Facts: 0 fire, 1 water, 2 safe (derived: not fire), 3 done.
+    // fetch: adds water; douse (needs water): deletes fire.
+    let mut b = TaskBuilder::new(4);
+    let fetch = b.op("fetch", &[], &[1], &[]);
+    b.op("douse", &[1], &[], &[0]);
+    b.neg_goal(0);
+    let task = b.build(&[0], &[]);
+    for kind in [HeuristicKind::HFF, HeuristicKind::HAdd] {
+        let (h, preferred) = h_init(&task, kind, CostType::Unit);
+        assert_eq!(h, Some(2), "{kind}: fetch, then douse");
+        if kind == HeuristicKind::HFF {
+            assert_eq!(preferred, vec![fetch]);
+        }
+    }
+    for kind in [HeuristicKind::HMax, HeuristicKind::LmCut] {
+        assert_eq!(h_init(&task, kind, CostType::Unit).0, Some(0), "{kind}");
+    }
+    // Without the fire, the goal holds: 0.
+    assert_eq!(
+        h_init(&b.build(&[], &[]), HeuristicKind::HFF, CostType::Unit).0,
+        Some(0)
+    );
+    // Through an axiom: done needs the derived "safe", which needs no fire.
+    let mut b = TaskBuilder::new(4);
+    b.op("fetch", &[], &[1], &[]);
+    b.op("douse", &[1], &[], &[0]);
+    b.op("finish", &[2], &[3], &[]);
+    b.axiom(2, &[], &[0], 0);
+    let task = b.build(&[0], &[3]);
+    assert_eq!(h_init(&task, HeuristicKind::HFF, CostType::Unit).0, Some(3));
+    // Nothing deletes the fire: a dead end the relaxation now sees.
+    let mut b = TaskBuilder::new(4);
+    b.op("fetch", &[], &[1], &[]);
+    b.neg_goal(0);
+    assert_eq!(
+        h_init(&b.build(&[0], &[]), HeuristicKind::HFF, CostType::Unit).0,
+        None
+    );
+}
