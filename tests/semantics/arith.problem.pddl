@@ -1,0 +1,5 @@
+(define (problem arith-1) (:domain arith)
+  (:objects c1 c2 c3 - counter)
+  (:init (= (value c1) 1) (= (value c2) 3) (= (value c3) 5) (= (steps) 0))
+  (:goal (and (>= (+ (value c1) (value c2)) 40) (imply (armed) (frozen c3))
+              (< (steps) 8))))
