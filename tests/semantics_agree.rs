@@ -1,5 +1,7 @@
 //! Lifted and ground semantics agree: random walks through the ground task
-//! are replayed, step by step, on the validator's lifted interpreter.
+//! are replayed, step by step, on the validator's lifted interpreter. On
+//! the feature-dense tasks of `tests/semantics/`, every configuration of
+//! note also finds a plan the validator accepts.
 //!
 //! At every state of a walk:
 //! - every ground operator the search engine finds applicable is applicable
@@ -19,6 +21,7 @@ use planner::search::successor::StateSpace;
 use planner::validate::LiftedState;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 const WALKS: usize = 3;
 const WALK_LENGTH: usize = 25;
@@ -351,16 +354,7 @@ fn shared_benchmarks_agree() {
 /// combine what the shipped and shared domains use one at a time.
 #[test]
 fn feature_dense_tasks_agree() {
-    let folder = root().join("tests/semantics");
-    let mut domains: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .expect("tests/semantics/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".domain.pddl"))
-        .collect();
-    domains.sort();
-    assert!(!domains.is_empty(), "no task in {}", folder.display());
-    for domain in domains {
+    for domain in feature_dense_domains() {
         let problem = PathBuf::from(
             domain
                 .to_string_lossy()
@@ -375,4 +369,112 @@ fn feature_dense_tasks_agree() {
             problem.display()
         );
     }
+}
+
+/// Every configuration of note solves every feature-dense task with a plan
+/// the validator accepts, and the searches that prove their plan optimal
+/// agree on its cost.
+#[test]
+fn feature_dense_tasks_solve_in_every_configuration() {
+    use planner::search::{Engine, HeuristicKind, NoObserver, SearchOptions};
+    let configurations: Vec<(&str, SearchOptions)> = vec![
+        ("default", SearchOptions::satisficing_default()),
+        ("optimal", SearchOptions::optimal_default()),
+        ("bfs", explicit(Engine::BreadthFirst, HeuristicKind::Blind)),
+        ("astar hmax", explicit(Engine::AStar, HeuristicKind::HMax)),
+        ("astar pdb", explicit(Engine::AStar, HeuristicKind::Pdb)),
+        (
+            "eager hadd",
+            explicit(Engine::EagerGreedy, HeuristicKind::HAdd),
+        ),
+        (
+            "lazy lama",
+            explicit(Engine::LazyGreedy, HeuristicKind::Lama),
+        ),
+        ("lazy hff", explicit(Engine::LazyGreedy, HeuristicKind::HFF)),
+        (
+            "eager lmcount",
+            explicit(Engine::EagerGreedy, HeuristicKind::LmCount),
+        ),
+        (
+            "wastar goalcount",
+            explicit(Engine::WeightedAStar, HeuristicKind::GoalCount),
+        ),
+    ];
+    for domain in feature_dense_domains() {
+        let problem = PathBuf::from(
+            domain
+                .to_string_lossy()
+                .replace(".domain.pddl", ".problem.pddl"),
+        );
+        let checked = load_task(&domain, &problem, None).expect("loads");
+        let task =
+            planner::ground::ground(&checked.domain, &checked.problem, &GroundOptions::default())
+                .expect("grounds");
+        let mut optimum = None;
+        for (name, options) in &configurations {
+            let options = SearchOptions {
+                time_limit: Some(std::time::Duration::from_secs(60)),
+                ..options.clone().with_threads(1)
+            };
+            let result =
+                planner::search::search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+            let plan = result
+                .plan
+                .unwrap_or_else(|| panic!("{}: {name}: {:?}", problem.display(), result.outcome));
+            let report = planner::solve::validate_plan(&checked, &task, &plan).expect("validates");
+            assert!(
+                report.is_valid(),
+                "{}: {name}: {report:?}",
+                problem.display()
+            );
+            if result.proven_optimal {
+                let first = *optimum.get_or_insert(plan.cost);
+                assert_eq!(plan.cost, first, "{}: {name}", problem.display());
+            }
+        }
+        // (No optimality is claimed for a metric the costs cannot express.)
+        let optimised = !matches!(
+            task.cost_model,
+            planner::ground::task::CostModel::NotOptimised { .. }
+        );
+        assert_eq!(
+            optimum.is_some(),
+            optimised,
+            "{}: proved optimal or not",
+            problem.display()
+        );
+    }
+}
+
+/// A configuration as `--search` and `--heuristic` name it.
+fn explicit(
+    engine: planner::search::Engine,
+    heuristic: planner::search::HeuristicKind,
+) -> planner::search::SearchOptions {
+    planner::search::SearchOptions {
+        engine,
+        heuristic,
+        weight: 2.0,
+        preferred_operators: matches!(
+            engine,
+            planner::search::Engine::LazyGreedy | planner::search::Engine::EagerGreedy
+        ),
+        ..planner::search::SearchOptions::satisficing_default()
+    }
+    .without_fallbacks()
+}
+
+/// The domain files of `tests/semantics/`, sorted.
+fn feature_dense_domains() -> Vec<PathBuf> {
+    let folder = root().join("tests/semantics");
+    let mut domains: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("tests/semantics/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".domain.pddl"))
+        .collect();
+    domains.sort();
+    assert!(!domains.is_empty(), "no task in {}", folder.display());
+    domains
 }
