@@ -277,9 +277,9 @@ impl Solution {
 }
 
 /// Why the goal can never hold, where grounding found out
-/// ([`Task::impossible_goal`]): `nothing makes (a) true, nor (not (b))
-/// false`-style text naming the first few literals; `None` where grounding
-/// did not.
+/// ([`Task::impossible_goal`]): "the goal can never hold: nothing makes
+/// `(a)` true, nor `(b)` false, ..." naming the first few literals; `None`
+/// where grounding did not.
 pub fn impossible_goal_reason(task: &Task) -> Option<String> {
     /// Literals named before the rest are counted.
     const NAMED: usize = 3;
