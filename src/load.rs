@@ -132,8 +132,17 @@ pub fn check_parsed(
         .collect();
     rendered.extend(problem_diagnostics.iter().map(|d| d.render(problem_source)));
     if has_errors {
-        return Err(LoadError::Semantic {
-            rendered: rendered.join("\n"),
+        let rendered = rendered.join("\n");
+        // Only unsupported features: say so (exit 3), as for the parser.
+        let all_unsupported = domain_diagnostics
+            .iter()
+            .chain(&problem_diagnostics)
+            .filter(|d| d.is_error())
+            .all(|d| d.unsupported);
+        return Err(if all_unsupported {
+            LoadError::Unsupported { rendered }
+        } else {
+            LoadError::Semantic { rendered }
         });
     }
     Ok(rendered)

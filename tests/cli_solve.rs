@@ -202,6 +202,22 @@ fn an_impossible_goal_names_its_literal() {
     assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
 }
 
+/// A PDDL3 preference metric is an unsupported feature (exit 3), named
+/// as such rather than as an undeclared `is-violated` and object.
+#[test]
+fn a_preference_metric_is_unsupported() {
+    let (status, _, stderr) = run(&[
+        "tests/malformed/problem-preference-metric.domain.pddl",
+        "tests/malformed/problem-preference-metric.problem.pddl",
+    ]);
+    assert_eq!(status, Some(3), "{stderr}");
+    assert!(
+        stderr.contains("unsupported: PDDL3 preferences (`is-violated`)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("undeclared"), "{stderr}");
+}
+
 #[test]
 fn time_limit_exits_5_with_statistics() {
     let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--time-limit", "0.5"]);

@@ -12,7 +12,8 @@ const CHECK_EXIT_STATUSES: &str = "\
 Exit status:
   0  no errors (warnings allowed, unless --deny-warnings)
   1  semantic errors found (or warnings, with --deny-warnings)
-  2  a file could not be read, is not UTF-8, or has syntax errors
+  2  a file could not be read, is not UTF-8, has syntax errors, or uses
+     a PDDL feature this toolkit does not support
   6  parsing a file would take more than --memory-limit (refused before
      reading it)";
 
@@ -42,6 +43,9 @@ pub struct CheckArgs {
 struct Tally {
     errors: usize,
     warnings: usize,
+    /// Errors about a feature this toolkit does not support (an input
+    /// error, as for the parser's).
+    unsupported: usize,
 }
 
 /// Prints diagnostics found in `file` (unless quiet) and counts them.
@@ -49,6 +53,7 @@ fn report(file: &SourceFile, diagnostics: &[Diagnostic], quiet: bool, tally: &mu
     for diagnostic in diagnostics {
         if diagnostic.is_error() {
             tally.errors += 1;
+            tally.unsupported += usize::from(diagnostic.unsupported);
         } else {
             tally.warnings += 1;
         }
@@ -137,7 +142,7 @@ pub fn run(args: CheckArgs) -> i32 {
 
     let errors = domain_tally.errors + problem_tally.errors;
     let warnings = domain_tally.warnings + problem_tally.warnings;
-    if syntax_error {
+    if syntax_error || domain_tally.unsupported + problem_tally.unsupported > 0 {
         exit::INPUT_ERROR
     } else if errors > 0 || (args.deny_warnings && warnings > 0) {
         exit::FOUND_ERRORS

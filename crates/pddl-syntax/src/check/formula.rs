@@ -238,6 +238,18 @@ impl<'t, 'a> Checker<'t, 'a> {
         let depth = depth + 1;
         match &expr.kind {
             ExprKind::Number(_) | ExprKind::TotalTime => {}
+            // PDDL3's `(is-violated NAME)` counts a preference's
+            // violations: preferences are not supported (and NAME is no
+            // object), which is what to say rather than two undeclared names.
+            ExprKind::Fluent(atom)
+                if atom.predicate.as_str() == "is-violated"
+                    && !self.tables.functions.contains_key("is-violated") =>
+            {
+                self.out.push(Diagnostic::unsupported(
+                    "PDDL3 preferences (`is-violated`)",
+                    atom.span,
+                ));
+            }
             ExprKind::Fluent(atom) => {
                 self.fluent(atom, FluentUse::Number);
             }

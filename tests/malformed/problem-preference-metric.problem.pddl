@@ -1,0 +1,6 @@
+(define (problem preference-metric)
+  (:domain preference-metric)
+  (:requirements :numeric-fluents)
+  (:init (a))
+  (:goal (and (a) (preference p1 (b))))
+  (:metric minimize (is-violated p1)))
