@@ -2,7 +2,7 @@
 
 use crate::exit;
 use crate::load::{CheckedTask, LoadError, load_task};
-use pddl_ground::task::{CostModel, Name};
+use pddl_ground::task::{CostModel, ImpossibleLiteral, Name};
 use pddl_ground::{GroundError, GroundOptions, Task};
 use pddl_search::{Outcome, Plan, SearchObserver, SearchOptions, SearchResult};
 use std::cell::Cell;
@@ -290,9 +290,13 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
     let named: Vec<String> = literals
         .iter()
         .take(NAMED)
-        .map(|literal| {
-            let value = if literal.positive { "true" } else { "false" };
-            format!("`{}` {value}", literal.atom)
+        .map(|literal| match literal {
+            ImpossibleLiteral::Atom {
+                atom,
+                positive: false,
+            } => format!("`{atom}` false"),
+            ImpossibleLiteral::Atom { atom, .. } => format!("`{atom}` true"),
+            ImpossibleLiteral::Comparison(text) => format!("`{text}` true"),
         })
         .collect();
     let more = match literals.len().saturating_sub(NAMED) {

@@ -82,9 +82,8 @@ struct Grounder<'a> {
     object_names: Vec<Name>,
     key: Vec<ObjId>,
     budget: usize,
-    /// While grounding the goal: the literals found false for good (a
-    /// predicate, its objects, whether the goal needs it true).
-    false_goal_literals: Option<Vec<(PredId, Vec<ObjId>, bool)>>,
+    /// While grounding the goal: the literals found false for good.
+    false_goal_literals: Option<Vec<ImpossibleLiteral>>,
 }
 
 fn unsupported(message: String, span: Span) -> GroundError {
@@ -208,8 +207,19 @@ impl Grounder<'_> {
                     if value == *positive {
                         G::True
                     } else {
-                        if let Some(literals) = &mut self.false_goal_literals {
-                            literals.push((atom.pred, self.key.clone(), *positive));
+                        if self.false_goal_literals.is_some() {
+                            let literal = ImpossibleLiteral::Atom {
+                                atom: GroundAtom {
+                                    predicate: Name::from(
+                                        self.model.predicates[atom.pred as usize].name.as_str(),
+                                    ),
+                                    args: self.object_names(&self.key),
+                                },
+                                positive: *positive,
+                            };
+                            self.false_goal_literals
+                                .get_or_insert_default()
+                                .push(literal);
                         }
                         G::False
                     }
@@ -226,23 +236,37 @@ impl Grounder<'_> {
                     G::False
                 }
             }
-            Formula::Num { op, lhs, rhs } => {
+            Formula::Num {
+                op,
+                lhs: lifted_lhs,
+                rhs: lifted_rhs,
+            } => {
                 let to_unsupported =
                     |s: Span| unsupported("`total-time` in a condition is not supported".into(), s);
-                let lhs = self.expr(lhs, bind).map_err(to_unsupported)?;
-                let rhs = self.expr(rhs, bind).map_err(to_unsupported)?;
-                match (&lhs, &rhs) {
+                let lhs = self.expr(lifted_lhs, bind).map_err(to_unsupported)?;
+                let rhs = self.expr(lifted_rhs, bind).map_err(to_unsupported)?;
+                let holds = match (&lhs, &rhs) {
                     // An undefined value (a static function without a
                     // value) makes the comparison false.
-                    (NumExpr::Const(c), _) | (_, NumExpr::Const(c)) if c.is_nan() => G::False,
-                    (NumExpr::Const(a), NumExpr::Const(b)) => {
-                        if !a.is_nan() && !b.is_nan() && op.holds(*a, *b) {
-                            G::True
-                        } else {
-                            G::False
-                        }
+                    (NumExpr::Const(c), _) | (_, NumExpr::Const(c)) if c.is_nan() => false,
+                    (NumExpr::Const(a), NumExpr::Const(b)) => op.holds(*a, *b),
+                    _ => return Ok(G::Num(NumCondition { op: *op, lhs, rhs })),
+                };
+                if holds {
+                    G::True
+                } else {
+                    if self.false_goal_literals.is_some() {
+                        let text = format!(
+                            "({} {} {})",
+                            op.symbol(),
+                            self.show_expr(lifted_lhs, bind),
+                            self.show_expr(lifted_rhs, bind)
+                        );
+                        self.false_goal_literals
+                            .get_or_insert_default()
+                            .push(ImpossibleLiteral::Comparison(text));
                     }
-                    _ => G::Num(NumCondition { op: *op, lhs, rhs }),
+                    G::False
                 }
             }
             Formula::And(parts) => {
@@ -705,6 +729,35 @@ impl Grounder<'_> {
     fn object_names(&self, args: &[ObjId]) -> Vec<Name> {
         names_of(&self.object_names, args)
     }
+
+    /// A lifted numeric expression under `bind`, as PDDL text with the
+    /// objects' and functions' names.
+    fn show_expr(&self, e: &LExpr, bind: &[ObjId]) -> String {
+        match e {
+            LExpr::Const(c) => c.to_string(),
+            LExpr::Fluent(func, args) => {
+                let mut text = format!("({}", self.model.functions[*func as usize].name);
+                for arg in args {
+                    let object = match arg {
+                        Arg::Obj(o) => *o,
+                        Arg::Var(v) => bind[*v as usize],
+                    };
+                    text.push(' ');
+                    text.push_str(&self.object_names[object as usize]);
+                }
+                text.push(')');
+                text
+            }
+            LExpr::Neg(inner) => format!("(- {})", self.show_expr(inner, bind)),
+            LExpr::Bin(op, a, b) => format!(
+                "({} {} {})",
+                op.symbol(),
+                self.show_expr(a, bind),
+                self.show_expr(b, bind)
+            ),
+            LExpr::TotalTime(_) => "total-time".to_string(),
+        }
+    }
 }
 
 /// Stratum of every predicate (0 for non-derived), or the derived rule
@@ -960,15 +1013,6 @@ pub(crate) fn instantiate(
     // Only a goal that no state satisfies is explained by them.
     let impossible_goal = if goal_disjuncts.is_empty() {
         false_goal_literals
-            .into_iter()
-            .map(|(pred, objects, positive)| ImpossibleLiteral {
-                atom: GroundAtom {
-                    predicate: Name::from(model.predicates[pred as usize].name.as_str()),
-                    args: gr.object_names(&objects),
-                },
-                positive,
-            })
-            .collect()
     } else {
         Vec::new()
     };

@@ -352,28 +352,41 @@ pub struct Task {
     pub interchangeable_objects: Vec<Vec<String>>,
     /// Where grounding found that no state can satisfy the goal, the goal
     /// literals that made it so, in the goal's order (an atom nothing can
-    /// make true, even ignoring delete effects, or a static fact of the
-    /// wrong value); empty otherwise, also where the goal is false for
-    /// another reason (an equality, a constant comparison).
+    /// make true, even ignoring delete effects, a static fact of the wrong
+    /// value, or a comparison of unchanging fluents that is false); empty
+    /// otherwise, also where an equality made the goal false.
     pub impossible_goal: Vec<ImpossibleLiteral>,
 }
 
 /// A goal literal that no state reachable from the initial one satisfies
 /// ([`Task::impossible_goal`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImpossibleLiteral {
-    /// The atom.
-    pub atom: GroundAtom,
-    /// Whether the goal needs it true (else false).
-    pub positive: bool,
+pub enum ImpossibleLiteral {
+    /// An atom the goal needs true (`positive`) or false that nothing can
+    /// make so.
+    Atom {
+        /// The atom.
+        atom: GroundAtom,
+        /// Whether the goal needs it true (else false).
+        positive: bool,
+    },
+    /// A numeric comparison false in the initial state whose fluents no
+    /// action changes, written with their names, as `(> (capacity) 10)`.
+    Comparison(String),
 }
 
 impl fmt::Display for ImpossibleLiteral {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.positive {
-            write!(f, "{}", self.atom)
-        } else {
-            write!(f, "(not {})", self.atom)
+        match self {
+            ImpossibleLiteral::Atom {
+                atom,
+                positive: true,
+            } => write!(f, "{atom}"),
+            ImpossibleLiteral::Atom {
+                atom,
+                positive: false,
+            } => write!(f, "(not {atom})"),
+            ImpossibleLiteral::Comparison(text) => f.write_str(text),
         }
     }
 }

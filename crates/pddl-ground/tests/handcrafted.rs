@@ -845,6 +845,22 @@ fn impossible_goals_name_their_literal() {
     );
     // Reachable, or false for other reasons than a literal: nothing named.
     assert!(impossible("(visited b)").is_empty());
+    // A comparison of functions nothing changes, false from the start.
+    let domain = "(define (domain cap) (:requirements :numeric-fluents)
+      (:predicates (loaded ?x)) (:functions (capacity ?x) (load))
+      (:action fill :parameters (?x) :precondition (< (load) 3)
+        :effect (and (loaded ?x) (increase (load) 1))))";
+    let problem = "(define (problem cap-1) (:domain cap) (:objects truck)
+      (:init (= (capacity truck) 5) (= (load) 0))
+      (:goal (and (loaded truck) (> (capacity truck) (* 2 (- 6))))))";
+    assert!(ok(domain, problem).impossible_goal.is_empty());
+    let problem = problem.replace("(- 6)", "6");
+    let literals: Vec<String> = ok(domain, &problem)
+        .impossible_goal
+        .iter()
+        .map(|literal| literal.to_string())
+        .collect();
+    assert_eq!(literals, ["(> (capacity truck) (* 2 6))"]);
     assert!(impossible("(or (visited depot) (visited b))").is_empty());
     assert!(impossible("(and (at t1 a) (at t1 b))").is_empty());
 }
