@@ -296,15 +296,26 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
                 positive: false,
             } => format!("`{atom}` false"),
             ImpossibleLiteral::Atom { atom, .. } => format!("`{atom}` true"),
-            ImpossibleLiteral::Comparison(text) => format!("`{text}` true"),
+            ImpossibleLiteral::Comparison(text) => {
+                format!("`{text}` true (its fluents never change)")
+            }
         })
         .collect();
     let more = match literals.len().saturating_sub(NAMED) {
         0 => String::new(),
         n => format!(" (and {n} more goal literals)"),
     };
+    // Relaxed reachability is what proves an atom out of reach.
+    let relaxed = literals
+        .iter()
+        .any(|literal| matches!(literal, ImpossibleLiteral::Atom { .. }));
+    let suffix = if relaxed {
+        ", even ignoring delete effects"
+    } else {
+        ""
+    };
     Some(format!(
-        "the goal can never hold: nothing makes {}{more}, even ignoring delete effects",
+        "the goal can never hold: nothing makes {}{more}{suffix}",
         named.join(", nor ")
     ))
 }

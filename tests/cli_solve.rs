@@ -200,6 +200,27 @@ fn an_impossible_goal_names_its_literal() {
     let (status, _, stderr) = run(&[&["ground"], &files[..]].concat());
     assert_eq!(status, Some(0), "{stderr}");
     assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
+    // A comparison of fluents that nothing changes.
+    std::fs::write(
+        &domain,
+        "(define (domain tank) (:requirements :numeric-fluents) (:predicates (full))
+           (:functions (capacity))
+           (:action fill :parameters () :precondition (not (full)) :effect (full)))",
+    )
+    .unwrap();
+    std::fs::write(
+        &problem,
+        "(define (problem small) (:domain tank) (:init (= (capacity) 5))
+           (:goal (and (full) (> (capacity) 10))))",
+    )
+    .unwrap();
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(
+        stderr,
+        "unsolvable: the goal can never hold: nothing makes `(> (capacity) 10)` true \
+         (its fluents never change)\n"
+    );
 }
 
 /// A PDDL3 preference metric is an unsupported feature (exit 3), named
