@@ -74,15 +74,20 @@ pub fn render_all(diagnostics: &[Diagnostic], file: &SourceFile) -> String {
 /// is about an unsupported feature, a syntax error otherwise.
 fn parse_error(diagnostics: &[Diagnostic], source: &SourceFile) -> LoadError {
     let rendered = render_all(diagnostics, source);
-    if diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .all(|d| d.unsupported)
-    {
+    if only_unsupported_errors(diagnostics) {
         LoadError::Unsupported { rendered }
     } else {
         LoadError::Syntax { rendered }
     }
+}
+
+/// Whether every error among `diagnostics` is about a feature this
+/// toolkit does not support (then the input is valid PDDL: exit 3).
+fn only_unsupported_errors<'d>(diagnostics: impl IntoIterator<Item = &'d Diagnostic>) -> bool {
+    diagnostics
+        .into_iter()
+        .filter(|d| d.is_error())
+        .all(|d| d.unsupported)
 }
 
 /// Reads and parses a domain file (no semantic checks; `-` is standard
@@ -133,17 +138,13 @@ pub fn check_parsed(
     rendered.extend(problem_diagnostics.iter().map(|d| d.render(problem_source)));
     if has_errors {
         let rendered = rendered.join("\n");
-        // Only unsupported features: say so (exit 3), as for the parser.
-        let all_unsupported = domain_diagnostics
-            .iter()
-            .chain(&problem_diagnostics)
-            .filter(|d| d.is_error())
-            .all(|d| d.unsupported);
-        return Err(if all_unsupported {
-            LoadError::Unsupported { rendered }
-        } else {
-            LoadError::Semantic { rendered }
-        });
+        return Err(
+            if only_unsupported_errors(domain_diagnostics.iter().chain(&problem_diagnostics)) {
+                LoadError::Unsupported { rendered }
+            } else {
+                LoadError::Semantic { rendered }
+            },
+        );
     }
     Ok(rendered)
 }

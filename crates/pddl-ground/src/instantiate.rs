@@ -207,20 +207,15 @@ impl Grounder<'_> {
                     if value == *positive {
                         G::True
                     } else {
-                        if self.false_goal_literals.is_some() {
-                            let literal = ImpossibleLiteral::Atom {
-                                atom: GroundAtom {
-                                    predicate: Name::from(
-                                        self.model.predicates[atom.pred as usize].name.as_str(),
-                                    ),
-                                    args: self.object_names(&self.key),
-                                },
-                                positive: *positive,
-                            };
-                            self.false_goal_literals
-                                .get_or_insert_default()
-                                .push(literal);
-                        }
+                        self.note_false_goal_literal(|gr| ImpossibleLiteral::Atom {
+                            atom: GroundAtom {
+                                predicate: Name::from(
+                                    gr.model.predicates[atom.pred as usize].name.as_str(),
+                                ),
+                                args: gr.object_names(&gr.key),
+                            },
+                            positive: *positive,
+                        });
                         G::False
                     }
                 }
@@ -255,17 +250,14 @@ impl Grounder<'_> {
                 if holds {
                     G::True
                 } else {
-                    if self.false_goal_literals.is_some() {
-                        let text = format!(
+                    self.note_false_goal_literal(|gr| {
+                        ImpossibleLiteral::Comparison(format!(
                             "({} {} {})",
                             op.symbol(),
-                            self.show_expr(lifted_lhs, bind),
-                            self.show_expr(lifted_rhs, bind)
-                        );
-                        self.false_goal_literals
-                            .get_or_insert_default()
-                            .push(ImpossibleLiteral::Comparison(text));
-                    }
+                            gr.show_expr(lifted_lhs, bind),
+                            gr.show_expr(lifted_rhs, bind)
+                        ))
+                    });
                     G::False
                 }
             }
@@ -728,6 +720,17 @@ impl Grounder<'_> {
 
     fn object_names(&self, args: &[ObjId]) -> Vec<Name> {
         names_of(&self.object_names, args)
+    }
+
+    /// Records a goal literal found false for good, built by `literal`
+    /// only while the goal is being grounded.
+    fn note_false_goal_literal(&mut self, literal: impl FnOnce(&Self) -> ImpossibleLiteral) {
+        if self.false_goal_literals.is_some() {
+            let literal = literal(self);
+            self.false_goal_literals
+                .get_or_insert_default()
+                .push(literal);
+        }
     }
 
     /// A lifted numeric expression under `bind`, as PDDL text with the

@@ -165,28 +165,19 @@ impl RelaxedTask {
             numeric: NumericRelaxation::default(),
         };
         if numeric {
-            let derived: Vec<FactId> = task.axioms.iter().map(|ax| ax.head).collect();
+            let mut derived: Vec<FactId> = task.axioms.iter().map(|ax| ax.head).collect();
+            derived.sort_unstable();
             rt.negated = task
                 .goal
                 .neg
                 .iter()
                 .chain(task.axioms.iter().flat_map(|ax| &ax.body.neg))
                 .copied()
-                .filter(|f| valid(f) && !derived.contains(f))
+                .filter(|f| valid(f) && derived.binary_search(f).is_err())
                 .collect();
             rt.negated.sort_unstable();
             rt.negated.dedup();
         }
-        // The "false" proposition of each fact a piece deletes, if any.
-        let first_negated = rt.first_negated_prop();
-        let negated = rt.negated.clone();
-        let falsified = |del: &[FactId], eff: &mut Vec<u32>| {
-            for (i, f) in negated.iter().enumerate() {
-                if del.contains(f) {
-                    eff.push(first_negated + i as u32);
-                }
-            }
-        };
         let true_prop = rt.true_prop();
         let first_numeric = rt.first_numeric_prop();
         // Numeric conditions first: every condition must be known before
@@ -266,7 +257,7 @@ impl RelaxedTask {
                 changes = nr.changes_by(task, i as u32, None);
             }
             eff.clear();
-            falsified(&op.del, &mut eff);
+            eff.extend(op.del.iter().filter_map(|&f| rt.negated_prop(f)));
             if !op.add.is_empty() || !changes.is_empty() || !eff.is_empty() {
                 pre.clone_from(&base);
                 eff.extend(op.add.iter().copied().filter(valid));
@@ -278,7 +269,7 @@ impl RelaxedTask {
                     changes = nr.changes_by(task, i as u32, Some(c as u32));
                 }
                 eff.clear();
-                falsified(&ce.del, &mut eff);
+                eff.extend(ce.del.iter().filter_map(|&f| rt.negated_prop(f)));
                 if ce.add.is_empty() && changes.is_empty() && eff.is_empty() {
                     continue;
                 }
@@ -296,10 +287,7 @@ impl RelaxedTask {
             }
             pre.clear();
             pre.extend(ax.body.pos.iter().copied().filter(valid));
-            pre.extend(ax.body.neg.iter().filter_map(|f| {
-                let i = rt.negated.binary_search(f).ok()?;
-                Some(first_negated + i as u32)
-            }));
+            pre.extend(ax.body.neg.iter().filter_map(|&f| rt.negated_prop(f)));
             pre.extend_from_slice(&axiom_pre[a]);
             eff.clear();
             eff.push(ax.head);
@@ -307,10 +295,7 @@ impl RelaxedTask {
         }
         pre.clear();
         pre.extend(task.goal.pos.iter().copied().filter(valid));
-        pre.extend(task.goal.neg.iter().filter_map(|f| {
-            let i = rt.negated.binary_search(f).ok()?;
-            Some(first_negated + i as u32)
-        }));
+        pre.extend(task.goal.neg.iter().filter_map(|&f| rt.negated_prop(f)));
         pre.extend_from_slice(&goal_pre);
         eff.clear();
         eff.push(rt.goal_prop());
@@ -339,6 +324,12 @@ impl RelaxedTask {
     /// The "false" proposition of `negated[0]` (the others follow).
     pub fn first_negated_prop(&self) -> u32 {
         self.facts as u32 + 2
+    }
+
+    /// The "false" proposition of fact `f`, if the relaxation has one.
+    fn negated_prop(&self, f: FactId) -> Option<u32> {
+        let i = self.negated.binary_search(&f).ok()?;
+        Some(self.first_negated_prop() + i as u32)
     }
 
     /// The proposition of numeric condition 0 (conditions follow).
