@@ -17,7 +17,8 @@ pub const TIME_LIMIT: i32 = 5;
 /// The memory limit was reached before a plan was found, or the ground
 /// task would exceed `--max-operators` or `--max-facts`.
 pub const MEMORY_LIMIT: i32 = 6;
-/// The search was interrupted (Ctrl-C) before a plan was found.
+/// The search was interrupted (Ctrl-C, SIGTERM or SIGXCPU) before a plan
+/// was found.
 pub const INTERRUPTED: i32 = 130;
 /// An internal error: the program panicked (a bug). The same status as a
 /// panic in Rust's own `main`.

@@ -370,35 +370,148 @@ fn a_time_limit_too_large_for_the_clock_is_no_limit() {
     }
 }
 
-/// Ctrl-C stops the search cleanly: statistics on stderr, status 130.
+/// Sends `signal` (a name `kill` knows: `INT`, `TERM`, `KILL`, ...) to
+/// the process `child`.
+#[cfg(unix)]
+fn send_signal(child: &std::process::Child, signal: &str) {
+    let sent = StdCommand::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{signal}");
+}
+
+/// Ctrl-C (SIGINT), SIGTERM (`timeout`, `kill`, batch systems) and
+/// SIGXCPU (a CPU time limit) stop the search cleanly: statistics on
+/// stderr, status 130.
 #[cfg(unix)]
 #[test]
-fn interrupt_stops_the_search_with_130() {
-    let binary = assert_cmd::cargo::cargo_bin("plan");
-    let mut child = StdCommand::new(binary)
+fn stopping_signals_end_the_search_with_130() {
+    for signal in ["INT", "TERM", "XCPU"] {
+        let binary = assert_cmd::cargo::cargo_bin("plan");
+        let mut child = StdCommand::new(binary)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([TILES_DOMAIN, HARD_TILES, "--search", "astar"])
+            .args(["--heuristic", "blind", "--time-limit", "60"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("plan starts");
+        // The first progress line shows that the search (and so the
+        // handler, installed before parsing) is running.
+        let mut stderr_lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let first = stderr_lines.next().expect("a progress line").unwrap();
+        assert!(first.contains("expanded"), "{signal}: {first}");
+        send_signal(&child, signal);
+        let rest: Vec<String> = stderr_lines.map_while(Result::ok).collect();
+        let output = child.wait_with_output().expect("plan ends");
+        let stderr = rest.join("\n");
+        assert_eq!(output.status.code(), Some(130), "{signal}: {stderr}");
+        assert!(stderr.contains("interrupted"), "{signal}: {stderr}");
+        assert!(stderr.contains("expanded"), "{signal}: {stderr}");
+    }
+}
+
+/// `plan --anytime` on a 40-block problem (whose plans it keeps improving
+/// until the time limit, unable to prove one optimal) with `-o` into
+/// `dir`; returns the running process, with stderr piped, and the paths
+/// of the problem and the plan file.
+#[cfg(unix)]
+fn start_anytime_search(
+    dir: &std::path::Path,
+) -> (std::process::Child, std::path::PathBuf, std::path::PathBuf) {
+    let problem = dir.join("blocks-40.pddl");
+    let plan_file = dir.join("best.plan");
+    let _ = std::fs::remove_file(&plan_file);
+    let problem_arg = problem.to_str().unwrap();
+    let (status, _, stderr) = run(&[
+        "generate",
+        "blocksworld",
+        "--blocks",
+        "40",
+        "-o",
+        problem_arg,
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("plan"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([TILES_DOMAIN, HARD_TILES, "--search", "astar"])
-        .args(["--heuristic", "blind", "--time-limit", "60"])
-        .stdout(Stdio::piped())
+        .args([
+            BLOCKS_DOMAIN,
+            problem_arg,
+            "--anytime",
+            "--time-limit",
+            "120",
+            "-o",
+        ])
+        .arg(&plan_file)
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("plan starts");
-    // The first progress line shows that the search (and so the handler,
-    // installed before parsing) is running.
+    (child, problem, plan_file)
+}
+
+/// Has `plan validate` check `plan_file` for the blocks-world `problem`;
+/// returns the exit status and both outputs.
+fn validate_plan_file(
+    problem: &std::path::Path,
+    plan_file: &std::path::Path,
+) -> (Option<i32>, String) {
+    let problem = problem.to_str().unwrap();
+    let (status, stdout, stderr) = run(&[
+        "validate",
+        BLOCKS_DOMAIN,
+        problem,
+        plan_file.to_str().unwrap(),
+    ]);
+    (status, stdout + &stderr)
+}
+
+/// SIGTERM during `--anytime`'s improvement ends it with the best plan
+/// found so far, written to `-o`, and status 0, as the time limit would.
+#[cfg(unix)]
+#[test]
+fn a_stopping_signal_keeps_the_best_plan_found() {
+    let dir = tempdir("term-anytime");
+    let (mut child, problem, plan_file) = start_anytime_search(&dir);
     let mut stderr_lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let first = stderr_lines.next().expect("a progress line").unwrap();
-    assert!(first.contains("expanded"), "{first}");
-    let killed = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    let found = stderr_lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|line| line.starts_with("found a plan"));
+    assert!(found, "no plan reported");
+    send_signal(&child, "TERM");
     let rest: Vec<String> = stderr_lines.map_while(Result::ok).collect();
-    let output = child.wait_with_output().expect("plan ends");
+    let status = child.wait().expect("plan ends");
     let stderr = rest.join("\n");
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
-    assert!(stderr.contains("interrupted"), "{stderr}");
-    assert!(stderr.contains("expanded"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("solved"), "{stderr}");
+    let (status, report) = validate_plan_file(&problem, &plan_file);
+    assert_eq!(status, Some(0), "{report}");
+}
+
+/// A search killed outright (SIGKILL: no chance to write anything) after
+/// its first second leaves its best plan so far in the `-o` file, whole.
+#[cfg(unix)]
+#[test]
+fn a_killed_search_leaves_its_best_plan_in_the_output_file() {
+    let dir = tempdir("kill-anytime");
+    let (mut child, problem, plan_file) = start_anytime_search(&dir);
+    // Drained on a thread, so that the search never waits on a full pipe.
+    let stderr = child.stderr.take().unwrap();
+    let drain = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap_or_default());
+    let waited = std::time::Instant::now();
+    while !plan_file.exists() {
+        let still_running = child.try_wait().expect("the child's status").is_none();
+        assert!(still_running, "plan ended first: {}", drain.join().unwrap());
+        assert!(waited.elapsed().as_secs() < 100, "no plan file after 100 s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    send_signal(&child, "KILL");
+    child.wait().expect("plan ends");
+    drain.join().unwrap();
+    let (status, report) = validate_plan_file(&problem, &plan_file);
+    assert_eq!(status, Some(0), "{report}");
 }
 
 /// A fresh scratch directory under the target directory.

@@ -102,7 +102,7 @@ pub fn search(
         .plan
         .map(|plan| improve_if(improve, &mut space, plan, monitor.stats.generated, cancel));
     if let Some(plan) = &best {
-        monitor.observer.on_plan(plan);
+        monitor.observer.on_plan(task, plan);
     }
     let after = restarts::after_first_plan(
         &mut space,
@@ -135,7 +135,7 @@ pub fn search(
             }
         };
         if shorter.cost < plan.cost {
-            monitor.observer.on_plan(&shorter);
+            monitor.observer.on_plan(task, &shorter);
             best = Some(shorter);
         }
     }

@@ -119,7 +119,7 @@ pub(crate) fn after_first_plan<'t>(
         match optimality_probe(space, plan_cost, probe_budget, monitor) {
             Probe::Proven => proven_optimal = true,
             Probe::Cheaper(cheaper) => {
-                monitor.observer.on_plan(&cheaper);
+                monitor.observer.on_plan(task, &cheaper);
                 *best = Some(cheaper);
                 proven_optimal = true;
             }
@@ -385,7 +385,7 @@ fn lazy_and_eager_side_by_side<'t>(
         Some(match join(handle) {
             Some(run) if run.generation == last => {
                 monitor.stats.absorb(&run.stats);
-                let other = keep_cheaper(monitor, best, run.best);
+                let other = keep_cheaper(task, monitor, best, run.best);
                 KindsEnded {
                     proven_optimal: run.proven,
                     runner_up: other,
@@ -530,13 +530,14 @@ impl Speculation {
 /// Keeps `other` in `best` (passing it to the observer) if it is cheaper;
 /// returns the plan not kept.
 fn keep_cheaper(
+    task: &Task,
     monitor: &mut Monitor<'_>,
     best: &mut Option<Plan>,
     other: Option<Plan>,
 ) -> Option<Plan> {
     match other {
         Some(plan) if best.as_ref().is_none_or(|best| plan.cost < best.cost) => {
-            monitor.observer.on_plan(&plan);
+            monitor.observer.on_plan(task, &plan);
             best.replace(plan)
         }
         other => other,
@@ -884,7 +885,7 @@ impl<'t> Restarts<'_, 't> {
                     if let Some(speculation) = self.speculation {
                         speculation.publish(&plan);
                     }
-                    monitor.observer.on_plan(&plan);
+                    monitor.observer.on_plan(space.task, &plan);
                     *best = Some(plan);
                 }
                 _ if r.outcome == Outcome::Unsolvable => return true,

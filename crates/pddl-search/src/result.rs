@@ -138,9 +138,12 @@ pub trait SearchObserver {
     fn on_progress(&mut self, progress: &Progress) {
         let _ = progress;
     }
-    /// Called for every plan found (with `anytime`, each cheaper than the last).
-    fn on_plan(&mut self, plan: &Plan) {
-        let _ = plan;
+    /// Called for every plan found (with `anytime`, each cheaper than the
+    /// last), with the task searched, whose operators name the plan's
+    /// steps (`task.operators[op].plan_line()`), so that an observer can
+    /// show or save each plan as it arrives.
+    fn on_plan(&mut self, task: &Task, plan: &Plan) {
+        let _ = (task, plan);
     }
 }
 

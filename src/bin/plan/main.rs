@@ -21,6 +21,7 @@ mod generate;
 mod ground;
 mod ground_limits;
 mod interrupt;
+mod plan_saver;
 mod progress;
 mod puzznic;
 mod search_args;
@@ -43,7 +44,7 @@ Exit status:
   6    memory limit reached (default limit: 80 % of the available memory),
        or a grounding limit (--max-operators, --max-facts)
   101  internal error: a bug, please report it with the input
-  130  interrupted
+  130  interrupted (Ctrl-C, SIGTERM, SIGXCPU) before a plan was found
   141  killed by SIGPIPE: the reader of stdout went away";
 
 /// Parse, check, ground, solve and validate PDDL planning tasks.

@@ -1,6 +1,7 @@
 //! Search progress on standard error, shared by `plan` and `plan puzznic
 //! solve`.
 
+use planner::ground::Task;
 use planner::search::{Plan, Progress, ProgressReason, SearchObserver};
 use std::io::{IsTerminal, Write};
 
@@ -75,7 +76,7 @@ impl SearchObserver for ProgressPrinter {
         self.show(&line, p.reason != ProgressReason::Periodic || secs >= 1.0);
     }
 
-    fn on_plan(&mut self, plan: &Plan) {
+    fn on_plan(&mut self, _: &Task, plan: &Plan) {
         if self.quiet {
             return;
         }

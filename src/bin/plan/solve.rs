@@ -8,9 +8,13 @@ use planner::search::{Engine, Outcome, SearchOptions};
 use planner::solve::{Solution, SolveError, impossible_goal_reason, plan_text, solve_files};
 
 use crate::ground_limits::{GroundLimitArgs, solve_note};
+use crate::plan_saver::PlanSaver;
 use crate::progress::ProgressPrinter;
 use crate::search_args::{Configurations, SearchArgs};
+use planner::ground::Task;
+use planner::search::{Plan, Progress, SearchObserver};
 use std::path::PathBuf;
+use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
@@ -29,7 +33,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub ground: GroundLimitArgs,
     /// Write the plan to this file instead of standard output (`-`:
-    /// standard output, as without the flag; not with --json).
+    /// standard output, as without the flag; not with --json). After the
+    /// first second, each cheaper plan is written as it is found, so a
+    /// killed process leaves its best plan.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Print one JSON object with the result instead of the plan.
@@ -62,10 +68,19 @@ pub fn run(args: SolveArgs) -> i32 {
     if args.json && crate::output::refuse_stdout(args.output.as_deref(), "-o") {
         return exit::INPUT_ERROR;
     }
+    let start = Instant::now();
     let cancel = crate::interrupt::cancel_flag();
-    let mut progress = ProgressPrinter::new(args.quiet || args.json);
+    let mut reports = Reports {
+        progress: ProgressPrinter::new(args.quiet || args.json),
+        saver: args
+            .output
+            .as_deref()
+            .and_then(|path| PlanSaver::new(path, start)),
+    };
     let ground = args.ground.options();
-    let solution = match solve_files(domain, problem, &ground, &options, cancel, &mut progress) {
+    let solved = solve_files(domain, problem, &ground, &options, cancel, &mut reports);
+    let Reports { mut progress, .. } = reports;
+    let solution = match solved {
         Ok(solution) => solution,
         Err(error) => {
             progress.finish();
@@ -132,6 +147,30 @@ pub fn run(args: SolveArgs) -> i32 {
     // instructions of a small run: zenotravel p03, rovers p02).
     std::mem::forget(solution);
     status
+}
+
+/// What `plan` does with the search's reports: progress on stderr, and
+/// with `-o`, each plan kept in the file once the search has run a while
+/// ([`PlanSaver`]).
+struct Reports {
+    progress: ProgressPrinter,
+    saver: Option<PlanSaver>,
+}
+
+impl SearchObserver for Reports {
+    fn on_progress(&mut self, progress: &Progress) {
+        self.progress.on_progress(progress);
+        if let Some(saver) = &mut self.saver {
+            saver.save_if_due();
+        }
+    }
+
+    fn on_plan(&mut self, task: &Task, plan: &Plan) {
+        self.progress.on_plan(task, plan);
+        if let Some(saver) = &mut self.saver {
+            saver.plan_found(task, plan);
+        }
+    }
 }
 
 /// The exit status for a search outcome.

@@ -302,7 +302,7 @@ impl SearchObserver for Recorder {
     fn on_progress(&mut self, _: &Progress) {
         self.progress += 1;
     }
-    fn on_plan(&mut self, plan: &Plan) {
+    fn on_plan(&mut self, _: &Task, plan: &Plan) {
         self.plans.push(plan.clone());
     }
 }
