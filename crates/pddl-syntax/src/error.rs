@@ -208,24 +208,32 @@ impl SourceFile {
         }
     }
 
-    /// Decodes raw bytes; invalid UTF-8 is an error located at the first
-    /// bad byte (the returned file holds the text lossily decoded so the
-    /// diagnostic can be rendered).
+    /// Decodes raw bytes. Bytes that are not UTF-8 inside a `;` comment
+    /// are read as `?` (one byte for one, so offsets stay those of the
+    /// file): older benchmark files carry Latin-1 comments (authors'
+    /// names), which Fast Downward reads too. Anywhere else invalid UTF-8
+    /// is an error located at the first bad byte (the returned file holds
+    /// the text lossily decoded so the diagnostic can be rendered).
     // Called once per input file: the error's size does not matter.
     #[allow(clippy::result_large_err)]
     pub fn from_bytes(
         path: impl Into<String>,
         bytes: Vec<u8>,
     ) -> Result<SourceFile, (SourceFile, Diagnostic)> {
-        match String::from_utf8(bytes) {
+        let bytes = match String::from_utf8(bytes) {
+            Ok(text) => return Ok(SourceFile::new(path, text)),
+            Err(e) => e.into_bytes(),
+        };
+        match text_with_comment_bytes_replaced(&bytes) {
             Ok(text) => Ok(SourceFile::new(path, text)),
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                // Lossy decoding keeps the valid prefix byte-for-byte.
+            Err(mut text) => {
+                // The text up to the bad byte has the file's offsets; the
+                // rest is decoded lossily, only to be shown.
+                let at = text.len();
+                text.push_str(&String::from_utf8_lossy(&bytes[at..]));
                 let diagnostic = Diagnostic::error("invalid UTF-8 in input", Span::new(at, at + 1))
                     .with_label("this byte is not valid UTF-8")
-                    .with_note("PDDL files must be ASCII or UTF-8 text");
+                    .with_note("PDDL files must be ASCII or UTF-8 text (outside `;` comments)");
                 Err((SourceFile::new(path, text), diagnostic))
             }
         }
@@ -258,5 +266,65 @@ impl SourceFile {
             .map_or(self.text.len(), |&e| e - 1);
         let text = self.text.get(start..end).unwrap_or("");
         text.strip_suffix('\r').unwrap_or(text)
+    }
+}
+
+/// `bytes` as text, each byte that is not UTF-8 inside a `;` comment read
+/// as `?`; where a byte outside comments is not UTF-8, the text before it
+/// (as long as the bytes before it) as the error.
+fn text_with_comment_bytes_replaced(bytes: &[u8]) -> Result<String, String> {
+    let mut text = String::with_capacity(bytes.len());
+    let mut in_comment = false;
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        if let Some(last_line) = valid.rfind('\n') {
+            in_comment = valid[last_line..].contains(';');
+        } else {
+            in_comment |= valid.contains(';');
+        }
+        text.push_str(valid);
+        let invalid = chunk.invalid();
+        if invalid.is_empty() {
+            continue;
+        }
+        if !in_comment {
+            return Err(text);
+        }
+        text.extend(std::iter::repeat_n('?', invalid.len()));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod decoding_tests {
+    use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_read_as_question_marks_in_comments_only() {
+        // Latin-1 `é` (0xE9) in a comment, then code after the comment.
+        let bytes = b"; caf\xe9 by J\xf6rg\n(define (domain d))\n".to_vec();
+        let file = SourceFile::from_bytes("d.pddl", bytes.clone()).expect("accepted");
+        assert_eq!(file.text, "; caf? by J?rg\n(define (domain d))\n");
+        assert_eq!(
+            file.text.len(),
+            bytes.len(),
+            "offsets stay those of the file"
+        );
+        // A comment after code on the same line, at the end without a newline.
+        let file = SourceFile::from_bytes("d.pddl", b"(a) ; \xff\xfe".to_vec()).expect("accepted");
+        assert_eq!(file.text, "(a) ; ??");
+        // UTF-8 stays as it is.
+        let file = SourceFile::from_bytes("d.pddl", "; café\n(a)".as_bytes().to_vec()).unwrap();
+        assert_eq!(file.text, "; café\n(a)");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_outside_comments_are_an_error_at_the_byte() {
+        // The comment ends at the newline: the byte in the name is code.
+        let bytes = b"; \xe9\n(define (domain d\xe9))".to_vec();
+        let (file, diagnostic) = SourceFile::from_bytes("d.pddl", bytes).unwrap_err();
+        let rendered = diagnostic.render(&file);
+        assert!(rendered.contains("d.pddl:2:18"), "{rendered}");
+        assert!(rendered.contains("not valid UTF-8"), "{rendered}");
     }
 }
