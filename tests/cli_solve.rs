@@ -301,6 +301,29 @@ fn memory_limit_exits_6() {
     assert_eq!(json(&stdout)["status"], "memory limit");
 }
 
+/// The limits take units as Fast Downward's driver does: `300ms` stops
+/// the search as `0.3` does, `20M` as `20`, and a `1G` limit leaves room
+/// to solve; a unit `plan` does not know is an input error that lists
+/// the ones it does.
+#[test]
+fn limits_take_units() {
+    let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--time-limit", "300ms"]);
+    assert_eq!(status, Some(5), "{stderr}");
+    assert_eq!(json(&stdout)["status"], "time limit");
+    let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--memory-limit", "20M"]);
+    assert_eq!(status, Some(6), "{stderr}");
+    assert_eq!(json(&stdout)["status"], "memory limit");
+    let limits = ["--time-limit", "1m", "--memory-limit", "1G", "-q"];
+    let (status, stdout, stderr) = run(&[&[BLOCKS_DOMAIN, BLOCKS_PROBLEM][..], &limits].concat());
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.contains("; cost = "), "{stdout}");
+    for (flag, value, units) in [("--time-limit", "5x", "5m"), ("--memory-limit", "4X", "4G")] {
+        let (status, _, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, flag, value]);
+        assert_eq!(status, Some(2), "{stderr}");
+        assert!(stderr.contains(flag) && stderr.contains(units), "{stderr}");
+    }
+}
+
 /// Flags the chosen configuration would ignore, or that would break
 /// `--optimal`'s promise, are refused before any work (exit 2, naming the
 /// flag); the combinations that keep their meaning still run.

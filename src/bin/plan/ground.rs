@@ -27,11 +27,11 @@ pub struct GroundArgs {
     pub dump: bool,
     #[command(flatten)]
     pub limits: GroundLimitArgs,
-    /// Refuse files whose parse would take more than this many MiB, and
-    /// stop grounding (exit status 6) once the process uses more [default:
-    /// 80 % of the memory available when `plan` starts, where the system
-    /// says (Linux)].
-    #[arg(long, value_name = "MIB")]
+    /// Refuse files whose parse would take more than this many MiB (or
+    /// 512M, 4G), and stop grounding (exit status 6) once the process uses
+    /// more [default: 80 % of the memory available when `plan` starts,
+    /// where the system says (Linux)].
+    #[arg(long, value_name = "MIB", value_parser = crate::units::mebibytes)]
     pub memory_limit: Option<u64>,
 }
 

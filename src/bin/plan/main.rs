@@ -26,6 +26,7 @@ mod progress;
 mod puzznic;
 mod search_args;
 mod solve;
+mod units;
 mod validate;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -48,14 +48,15 @@ pub struct SearchArgs {
     /// plans and counts, sooner. 1 keeps to one thread.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub threads: u8,
-    /// Stop after this many seconds (parsing and grounding included).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    /// Stop after this many seconds (parsing and grounding included), or
+    /// with a unit: 500ms, 90s, 5m, 2h.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = crate::units::seconds)]
     pub time_limit: Option<f64>,
-    /// Stop when the search's tables would use more than this many MiB,
-    /// or, while grounding, the whole process [default: 80 % of the
-    /// memory available when `plan` starts, where the system says
-    /// (Linux)].
-    #[arg(long, value_name = "MIB")]
+    /// Stop when the search's tables would use more than this many MiB
+    /// (or with a unit of powers of 1024: 512M, 4G), or, while grounding,
+    /// the whole process [default: 80 % of the memory available when
+    /// `plan` starts, where the system says (Linux)].
+    #[arg(long, value_name = "MIB", value_parser = crate::units::mebibytes)]
     pub memory_limit: Option<u64>,
 }
 

@@ -39,9 +39,9 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub json: bool,
     /// Refuse (exit status 6) a file whose parse would take more than this
-    /// many MiB, before reading it [default: 80 % of the memory available
-    /// when `plan` starts, where the system says (Linux)].
-    #[arg(long, value_name = "MIB")]
+    /// many MiB (or 512M, 4G), before reading it [default: 80 % of the
+    /// memory available when `plan` starts, where the system says (Linux)].
+    #[arg(long, value_name = "MIB", value_parser = crate::units::mebibytes)]
     pub memory_limit: Option<u64>,
     /// Also write a JUnit XML report (one test case per plan) to FILE.
     #[arg(long, value_name = "FILE")]
