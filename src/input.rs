@@ -194,6 +194,55 @@ fn read_source_within(path: &Path, max_bytes: u64) -> Result<SourceFile, ReadErr
     )
 }
 
+/// The domain file of the problem file `problem` given alone, found
+/// beside it by the names benchmark collections use (the rules of Fast
+/// Downward's driver, the problem's own names first): `p01-domain.pddl`
+/// for `p01.pddl`, `domain_p01.pddl`, `domain-p01.pddl`, `p01-domain.pddl`
+/// from the name's first three characters (airport's `p01-airport…`), then
+/// `domain.pddl`. The error says what was looked for, or that `problem`
+/// is itself the domain file found (a domain given without its problem).
+pub fn find_domain(problem: &Path) -> Result<std::path::PathBuf, String> {
+    let name = problem
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .filter(|_| !is_stdin(problem))
+        .ok_or_else(|| "a domain is found only beside a problem file".to_string())?;
+    let stem = problem
+        .file_stem()
+        .map_or(name.clone(), |stem| stem.to_string_lossy().into_owned());
+    let extension = problem
+        .extension()
+        .map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
+    let first_three: String = name.chars().take(3).collect();
+    let candidates = [
+        format!("{stem}-domain{extension}"),
+        format!("domain_{name}"),
+        format!("domain-{name}"),
+        format!("{first_three}-domain.pddl"),
+        "domain.pddl".to_string(),
+    ];
+    let directory = problem.parent().unwrap_or(Path::new(""));
+    let found = candidates
+        .iter()
+        .map(|candidate| directory.join(candidate))
+        .find(|path| path.is_file())
+        .ok_or_else(|| {
+            format!(
+                "no domain file beside `{}` (looked for {}); give DOMAIN PROBLEM",
+                problem.display(),
+                candidates.map(|c| format!("`{c}`")).join(", ")
+            )
+        })?;
+    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
+    if same(&found, problem) {
+        return Err(format!(
+            "`{}` is the domain file beside itself: give DOMAIN PROBLEM",
+            problem.display()
+        ));
+    }
+    Ok(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,5 +291,37 @@ mod tests {
             "error: `/dev/zero` is more than 1048576 bytes; parsing it takes about 16 times that in memory, more than the memory limit of 16 MiB"
         );
         assert_eq!(error.exit_status(), crate::exit::MEMORY_LIMIT);
+    }
+
+    #[test]
+    fn a_domain_is_found_beside_its_problem_by_the_usual_names() {
+        let dir = std::env::temp_dir().join(format!("planner-find-domain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let touch = |name: &str| std::fs::write(dir.join(name), "").unwrap();
+        let found = |problem: &str| {
+            find_domain(&dir.join(problem))
+                .map(|d| d.file_name().unwrap().to_string_lossy().into_owned())
+        };
+        touch("p01.pddl");
+        assert!(found("p01.pddl").unwrap_err().contains("`domain.pddl`"));
+        touch("domain.pddl");
+        assert_eq!(found("p01.pddl").unwrap(), "domain.pddl");
+        // The problem's own names win over the shared one.
+        touch("p01-domain.pddl");
+        assert_eq!(found("p01.pddl").unwrap(), "p01-domain.pddl");
+        touch("domain_p02.pddl");
+        assert_eq!(found("p02.pddl").unwrap(), "domain_p02.pddl");
+        touch("domain-p03.pddl");
+        assert_eq!(found("p03.pddl").unwrap(), "domain-p03.pddl");
+        // Airport: p04-airport4halfMUC-p2.pddl has p04-domain.pddl.
+        touch("p04-domain.pddl");
+        assert_eq!(
+            found("p04-airport4halfMUC-p2.pddl").unwrap(),
+            "p04-domain.pddl"
+        );
+        // A domain file given alone is not its own problem.
+        assert!(found("domain.pddl").unwrap_err().contains("beside itself"));
+        assert!(find_domain(Path::new(STDIN_PATH)).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

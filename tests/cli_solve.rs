@@ -301,6 +301,45 @@ fn memory_limit_exits_6() {
     assert_eq!(json(&stdout)["status"], "memory limit");
 }
 
+/// A problem given alone is solved with the domain beside it, found as
+/// Fast Downward's driver finds it; where there is none, or the file is
+/// itself the domain, the error says so (exit 2).
+#[test]
+fn a_problem_alone_is_solved_with_the_domain_beside_it() {
+    let dir = tempdir("domain-beside");
+    for (from, to) in [(BLOCKS_DOMAIN, "domain.pddl"), (BLOCKS_PROBLEM, "p01.pddl")] {
+        std::fs::copy(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(from),
+            dir.join(to),
+        )
+        .unwrap();
+    }
+    let problem = dir.join("p01.pddl");
+    let plan_file = dir.join("p01.plan");
+    let (status, _, stderr) = run(&[problem.to_str().unwrap(), "-o", plan_file.to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let domain = dir.join("domain.pddl");
+    assert!(
+        stderr.starts_with(&format!("domain: {}\n", domain.display())),
+        "{stderr}"
+    );
+    let (status, stderr) = validate_blocks_plan(&plan_file);
+    assert_eq!(status, Some(0), "{stderr}");
+    // The domain alone, and a problem with no domain beside it.
+    let (status, _, stderr) = run(&[domain.to_str().unwrap()]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is the domain file beside itself"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = run(&[BLOCKS_PROBLEM]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no domain file beside") && stderr.contains("`domain.pddl`"),
+        "{stderr}"
+    );
+}
+
 /// The limits take units as Fast Downward's driver does: `300ms` stops
 /// the search as `0.3` does, `20M` as `20`, and a `1G` limit leaves room
 /// to solve; a unit `plan` does not know is an input error that lists

@@ -18,7 +18,10 @@ use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// The domain file (`-`: standard input).
+    /// The domain file (`-`: standard input). Given alone, a file is the
+    /// problem, and its domain is found beside it as Fast Downward finds
+    /// it: `p01-domain.pddl`, `domain_p01.pddl`, `domain-p01.pddl` for
+    /// `p01.pddl`, else `domain.pddl`.
     #[arg(value_name = "DOMAIN")]
     pub domain: Option<PathBuf>,
     /// The problem file (`-`: standard input).
@@ -48,12 +51,31 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> i32 {
-    let (Some(domain), Some(problem)) = (&args.domain, &args.problem) else {
-        eprintln!(
-            "error: `plan` needs a DOMAIN and a PROBLEM file (or a subcommand; see `plan --help`)"
-        );
-        return exit::INPUT_ERROR;
+    let (domain, problem) = match (&args.domain, &args.problem) {
+        (Some(domain), Some(problem)) => (domain.clone(), problem),
+        (Some(problem), None) if !planner::input::is_stdin(problem) => {
+            match planner::input::find_domain(problem) {
+                Ok(domain) => {
+                    if !args.quiet && !args.json {
+                        eprintln!("domain: {}", domain.display());
+                    }
+                    (domain, problem)
+                }
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return exit::INPUT_ERROR;
+                }
+            }
+        }
+        _ => {
+            eprintln!(
+                "error: `plan` needs a DOMAIN and a PROBLEM file, a PROBLEM with its domain \
+                 beside it, or a subcommand (see `plan --help`)"
+            );
+            return exit::INPUT_ERROR;
+        }
     };
+    let domain = domain.as_path();
     let configurations = Configurations {
         satisficing: SearchOptions::satisficing_default(),
         optimal: SearchOptions::optimal_default(),
