@@ -214,13 +214,19 @@ pub fn find_domain(problem: &Path) -> Result<std::path::PathBuf, String> {
         .extension()
         .map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
     let first_three: String = name.chars().take(3).collect();
-    let candidates = [
+    let mut candidates: Vec<String> = Vec::new();
+    for candidate in [
         format!("{stem}-domain{extension}"),
         format!("domain_{name}"),
         format!("domain-{name}"),
         format!("{first_three}-domain.pddl"),
         "domain.pddl".to_string(),
-    ];
+    ] {
+        // `p01.pddl`'s first three characters name its own `p01-domain.pddl`.
+        if !candidates.contains(&candidate) {
+            candidates.push(candidate);
+        }
+    }
     let directory = problem.parent().unwrap_or(Path::new(""));
     let found = candidates
         .iter()
@@ -230,7 +236,11 @@ pub fn find_domain(problem: &Path) -> Result<std::path::PathBuf, String> {
             format!(
                 "no domain file beside `{}` (looked for {}); give DOMAIN PROBLEM",
                 problem.display(),
-                candidates.map(|c| format!("`{c}`")).join(", ")
+                candidates
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         })?;
     let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
@@ -303,7 +313,9 @@ mod tests {
                 .map(|d| d.file_name().unwrap().to_string_lossy().into_owned())
         };
         touch("p01.pddl");
-        assert!(found("p01.pddl").unwrap_err().contains("`domain.pddl`"));
+        let error = found("p01.pddl").unwrap_err();
+        assert!(error.contains("`domain.pddl`"), "{error}");
+        assert_eq!(error.matches("`p01-domain.pddl`").count(), 1, "{error}");
         touch("domain.pddl");
         assert_eq!(found("p01.pddl").unwrap(), "domain.pddl");
         // The problem's own names win over the shared one.
