@@ -301,6 +301,29 @@ fn memory_limit_exits_6() {
     assert_eq!(json(&stdout)["status"], "memory limit");
 }
 
+/// `--validate` has the independent validator check the plan before it
+/// is printed, and says so; `--json` reports it (null where not asked).
+#[test]
+fn validate_flag_has_the_plan_checked_independently() {
+    let (status, stdout, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--validate"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("validated: the independent validator accepts the plan"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("; cost = "), "{stdout}");
+    let (status, stdout, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--validate", "--json"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(json(&stdout)["validated"], true, "{stdout}");
+    let (_, stdout, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--json"]);
+    assert_eq!(
+        json(&stdout)["validated"],
+        serde_json::Value::Null,
+        "{stdout}"
+    );
+    assert!(!stderr.contains("validated"), "{stderr}");
+}
+
 /// A problem given alone is solved with the domain beside it, found as
 /// Fast Downward's driver finds it; where there is none, or the file is
 /// itself the domain, the error says so (exit 2).

@@ -44,6 +44,12 @@ pub struct SolveArgs {
     /// Print one JSON object with the result instead of the plan.
     #[arg(long)]
     pub json: bool,
+    /// Check the plan found with the independent validator (on the lifted
+    /// model, so it also catches grounder bugs) before printing it; a plan
+    /// it rejects is an internal error (exit 101), reported with the
+    /// validator's reason instead of the plan.
+    #[arg(long)]
+    pub validate: bool,
     /// No progress or statistics on standard error; without a plan, one
     /// line saying why (and the proven bound, if any).
     #[arg(short, long)]
@@ -142,16 +148,37 @@ pub fn run(args: SolveArgs) -> i32 {
             );
         }
     }
-    let status = outcome_status(solution.result.outcome, solution.result.plan.is_some());
+    let mut status = outcome_status(solution.result.outcome, solution.result.plan.is_some());
     // Computed once: where the ground task cannot express the metric, it
     // takes a replay by the validator.
     let metric_value = solution.metric_value();
+    let check = match &solution.result.plan {
+        Some(plan) if args.validate => Some(independent_check(&solution, plan)),
+        _ => None,
+    };
+    let rejected = matches!(check, Some(Check::Rejected(_)));
+    if rejected {
+        status = exit::INTERNAL_ERROR;
+    }
     if args.json {
-        outln!("{}", json_report(&solution, metric_value));
+        outln!("{}", json_report(&solution, metric_value, check.as_ref()));
     } else {
         print_summary(&solution, metric_value, args.quiet);
     }
-    if let Some(plan) = &solution.result.plan {
+    match &check {
+        Some(Check::Valid) if !args.quiet && !args.json => {
+            eprintln!("validated: the independent validator accepts the plan");
+        }
+        Some(Check::Rejected(reason)) => eprintln!(
+            "internal error: the independent validator rejects the plan found: {reason}\n\
+             please report it with the input (the plan is not printed)"
+        ),
+        Some(Check::Unavailable(reason)) if !args.quiet => {
+            eprintln!("warning: the plan is not validated: {reason}");
+        }
+        _ => {}
+    }
+    if let Some(plan) = solution.result.plan.as_ref().filter(|_| !rejected) {
         let text = plan_text(&solution.task, plan, metric_value);
         match &args.output {
             Some(path) => {
@@ -192,6 +219,31 @@ impl SearchObserver for Reports {
         if let Some(saver) = &mut self.saver {
             saver.plan_found(task, plan);
         }
+    }
+}
+
+/// What `--validate` found.
+enum Check {
+    /// The independent validator accepts the plan.
+    Valid,
+    /// It rejects it (a bug): why.
+    Rejected(String),
+    /// It cannot check this task (a feature it does not support): why.
+    Unavailable(String),
+}
+
+/// Has the independent validator check `plan` on the lifted model.
+fn independent_check(solution: &Solution, plan: &Plan) -> Check {
+    match planner::solve::validate_plan(&solution.checked, &solution.task, plan) {
+        Ok(report) if report.is_valid() => Check::Valid,
+        Ok(report) => Check::Rejected(report.failure.map_or_else(
+            || "no reason given".to_string(),
+            |failure| match failure.at {
+                Some(at) => format!("step {} {}: {}", at.index, at.text, failure.message),
+                None => failure.message,
+            },
+        )),
+        Err(error) => Check::Unavailable(error.to_string()),
     }
 }
 
@@ -317,11 +369,17 @@ fn json_stopped_before_search(error: &SolveError, status: i32) -> Option<serde_j
         "time": { "parse": parse, "ground": ground, "search": 0.0 },
         "peak_memory_bytes": planner::memory::peak_bytes(),
         "impossible_goal": [],
+        "validated": null,
     }))
 }
 
-/// One JSON object describing the whole run.
-fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Value {
+/// One JSON object describing the whole run; `"validated"` says what
+/// `--validate` found (null where it did not run or could not check).
+fn json_report(
+    solution: &Solution,
+    metric_value: Option<f64>,
+    check: Option<&Check>,
+) -> serde_json::Value {
     let result = &solution.result;
     let stats = &result.statistics;
     let plan = result.plan.as_ref();
@@ -344,5 +402,10 @@ fn json_report(solution: &Solution, metric_value: Option<f64>) -> serde_json::Va
         },
         "peak_memory_bytes": planner::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes),
         "impossible_goal": solution.task.impossible_goal.iter().map(|literal| literal.to_string()).collect::<Vec<_>>(),
+        "validated": match check {
+            Some(Check::Valid) => Some(true),
+            Some(Check::Rejected(_)) => Some(false),
+            Some(Check::Unavailable(_)) | None => None,
+        },
     })
 }
