@@ -19,7 +19,8 @@ pub struct HAdd {
 impl HAdd {
     /// For a task under a cost type.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
-        let relaxed = RelaxedTask::with_numeric(task, cost_type);
+        let mut relaxed = RelaxedTask::with_numeric(task, cost_type);
+        relaxed.ignore_irrelevant_operators();
         let exploration = Exploration::new(&relaxed);
         HAdd {
             relaxed,

@@ -49,7 +49,13 @@ pub struct HFF {
 impl HFF {
     /// For a task under a cost type.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
-        let relaxed = RelaxedTask::with_numeric(task, cost_type);
+        let mut relaxed = RelaxedTask::with_numeric(task, cost_type);
+        relaxed.ignore_irrelevant_operators();
+        Self::with_relaxation(task, relaxed)
+    }
+
+    /// For a task with its relaxation.
+    pub(crate) fn with_relaxation(task: &Task, relaxed: RelaxedTask) -> Self {
         let exploration = Exploration::new(&relaxed);
         let conditions = relaxed.numeric.conditions.len();
         HFF {

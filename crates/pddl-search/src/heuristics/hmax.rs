@@ -19,7 +19,8 @@ pub struct HMax {
 impl HMax {
     /// For a task under a cost type.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
-        let relaxed = RelaxedTask::new(task, cost_type);
+        let mut relaxed = RelaxedTask::new(task, cost_type);
+        relaxed.ignore_irrelevant_operators();
         let exploration = Exploration::new(&relaxed);
         HMax {
             relaxed,

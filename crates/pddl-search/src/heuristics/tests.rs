@@ -6,7 +6,9 @@ use std::time::Duration;
 use pddl_ground::Task;
 use pddl_ground::task::{AssignOp, Comparison, Cost, FactId, NumEffect, NumExpr};
 
-use super::{CostType, create};
+use super::hff::HFF;
+use super::relaxation::{Combine, Exploration, RelaxedTask};
+use super::{CostType, Heuristic, create};
 use crate::options::HeuristicKind;
 use crate::state::StateView;
 use crate::successor::StateSpace;
@@ -217,6 +219,25 @@ fn numeric_goals_strict_comparisons_and_one_shot_assignments() {
     );
 }
 
+/// inc-y: y += 1; copy: x := y; goal x ≥ 1 (not a simple condition: an
+/// assignment from another fluent changes it).
+fn copy_task() -> Task {
+    let mut b = TaskBuilder::new(1);
+    let x = b.fluent(0.0);
+    let y = b.fluent(0.0);
+    let inc = b.op("inc-y", &[], &[], &[]);
+    b.num_effect(inc, y, AssignOp::Increase, 1.0);
+    let copy = b.op("copy", &[], &[], &[]);
+    b.num_goal(x, Comparison::GreaterEqual, 1.0);
+    let mut t = b.build(&[], &[]);
+    t.operators[copy as usize].numeric.push(NumEffect {
+        op: AssignOp::Assign,
+        fluent: x,
+        expr: NumExpr::Fluent(y),
+    });
+    t
+}
+
 #[test]
 fn numeric_dead_ends_only_when_provable() {
     // Simple condition: x only ever decreases, x ≥ 1 is unreachable.
@@ -231,21 +252,7 @@ fn numeric_dead_ends_only_when_provable() {
     // x := y, y += 1: no single step raises x now (y = 0), but the plan
     // inc-y, copy reaches x ≥ 1. The assignment makes the condition not
     // simple: it is released, never a dead end.
-    let mut b = TaskBuilder::new(1);
-    let x = b.fluent(0.0);
-    let y = b.fluent(0.0);
-    let inc = b.op("inc-y", &[], &[], &[]);
-    b.num_effect(inc, y, AssignOp::Increase, 1.0);
-    let copy = b.op("copy", &[], &[], &[]);
-    let mut t = {
-        b.num_goal(x, Comparison::GreaterEqual, 1.0);
-        b.build(&[], &[])
-    };
-    t.operators[copy as usize].numeric.push(NumEffect {
-        op: AssignOp::Assign,
-        fluent: x,
-        expr: NumExpr::Fluent(y),
-    });
+    let t = copy_task();
     assert!(h_init(&t, HeuristicKind::HFF, CostType::Unit).0.is_some());
     assert!(h_init(&t, HeuristicKind::HAdd, CostType::Unit).0.is_some());
 }
@@ -448,4 +455,85 @@ fn relaxation_heuristics_see_facts_the_goal_needs_false() {
         h_init(&b.build(&[0], &[]), HeuristicKind::HFF, CostType::Unit).0,
         None
     );
+}
+
+/// The number of (proposition, operator) entries in `rt`'s precondition
+/// lists: what an exploration may trigger.
+fn precondition_entries(rt: &RelaxedTask) -> usize {
+    (0..rt.props() as u32)
+        .map(|p| rt.precondition_of.get(p).len())
+        .sum()
+}
+
+/// h_max, h_add and h_FF (value and preferred operators) of the relaxation
+/// that ignores irrelevant operators equal those of the whole one in every
+/// state of random walks through `task`; returns whether any operator was
+/// ignored.
+fn check_irrelevant_operators_change_nothing(task: &Task, rng: &mut Lcg, label: &str) -> bool {
+    let whole = RelaxedTask::with_numeric(task, CostType::Real);
+    let mut pruned = whole.clone();
+    pruned.ignore_irrelevant_operators();
+    let (mut whole_ex, mut pruned_ex) = (Exploration::new(&whole), Exploration::new(&pruned));
+    let mut whole_ff = HFF::with_relaxation(task, whole.clone());
+    let mut pruned_ff = HFF::with_relaxation(task, pruned.clone());
+    let mut space = StateSpace::new(task);
+    let (mut fluents, mut ops, mut next) = (Vec::new(), Vec::new(), Vec::new());
+    for _walk in 0..4 {
+        let mut state = space.initial_state();
+        for step in 0..10 {
+            let view = space.view(&state, &mut fluents);
+            for combine in [Combine::Max, Combine::Add] {
+                let a = whole_ex.run(&whole, view, combine, true, |o| whole.ops[o as usize].cost);
+                let b = pruned_ex.run(&pruned, view, combine, true, |o| {
+                    pruned.ops[o as usize].cost
+                });
+                assert_eq!(a, b, "{label}, step {step}, {combine:?}");
+            }
+            let (mut whole_preferred, mut pruned_preferred) = (Vec::new(), Vec::new());
+            let a = whole_ff.evaluate(view, Some(&mut whole_preferred));
+            let b = pruned_ff.evaluate(view, Some(&mut pruned_preferred));
+            for preferred in [&mut whole_preferred, &mut pruned_preferred] {
+                preferred.sort_unstable();
+                preferred.dedup();
+            }
+            assert_eq!(
+                (a, whole_preferred),
+                (b, pruned_preferred),
+                "{label}, step {step}, h_FF"
+            );
+            space.applicable(&state, &mut ops);
+            if ops.is_empty() {
+                break;
+            }
+            let op = ops[rng.below(ops.len() as u32) as usize];
+            if !space.apply(&state, op, &mut next) {
+                break;
+            }
+            std::mem::swap(&mut state, &mut next);
+        }
+    }
+    precondition_entries(&pruned) < precondition_entries(&whole)
+}
+
+/// Ignoring the operators that cannot help reach the goal
+/// (`RelaxedTask::ignore_irrelevant_operators`) changes no heuristic value
+/// and no preferred operator: on random tasks (conditional effects,
+/// negative preconditions, costs 0 to 3) and numeric ones.
+#[test]
+fn ignoring_irrelevant_operators_changes_no_heuristic_value() {
+    let mut rng = Lcg(31);
+    let mut pruned = 0;
+    for round in 0..400 {
+        let task = random_task(&mut rng);
+        pruned += usize::from(check_irrelevant_operators_change_nothing(
+            &task,
+            &mut rng,
+            &format!("round {round}"),
+        ));
+    }
+    // The test means something only if operators were ignored.
+    assert!(pruned >= 100, "operators ignored on {pruned} of 400 tasks");
+    check_irrelevant_operators_change_nothing(&pump_task(), &mut rng, "pump");
+    check_irrelevant_operators_change_nothing(&copy_task(), &mut rng, "copy");
+    check_irrelevant_operators_change_nothing(&visit_all(3, 3), &mut rng, "visit all");
 }
