@@ -95,7 +95,20 @@ impl LmCut {
     }
 
     fn build(task: &Task, cost_type: CostType, refined: bool) -> Self {
-        let relaxed = RelaxedTask::new(task, cost_type);
+        let mut relaxed = RelaxedTask::new(task, cost_type);
+        // Cuts are made of operators that reach the goal zone, which
+        // irrelevant ones never do.
+        relaxed.ignore_irrelevant_operators();
+        Self::with_relaxation(task, cost_type, refined, relaxed)
+    }
+
+    /// For a task with its relaxation under `cost_type`.
+    pub(crate) fn with_relaxation(
+        task: &Task,
+        cost_type: CostType,
+        refined: bool,
+        relaxed: RelaxedTask,
+    ) -> Self {
         let props = relaxed.props();
         let ops = relaxed.ops.len();
         let base_cost: Vec<Cost> = task

@@ -7,6 +7,7 @@ use pddl_ground::Task;
 use pddl_ground::task::{AssignOp, Comparison, Cost, FactId, NumEffect, NumExpr};
 
 use super::hff::HFF;
+use super::lmcut::LmCut;
 use super::relaxation::{Combine, Exploration, RelaxedTask};
 use super::{CostType, Heuristic, create};
 use crate::options::HeuristicKind;
@@ -476,6 +477,16 @@ fn check_irrelevant_operators_change_nothing(task: &Task, rng: &mut Lcg, label: 
     let (mut whole_ex, mut pruned_ex) = (Exploration::new(&whole), Exploration::new(&pruned));
     let mut whole_ff = HFF::with_relaxation(task, whole.clone());
     let mut pruned_ff = HFF::with_relaxation(task, pruned.clone());
+    // LM-cut's relaxation ignores numbers.
+    let whole_cut = RelaxedTask::new(task, CostType::Real);
+    let mut lmcuts = [true, false].map(|refined| {
+        let mut pruned_cut = whole_cut.clone();
+        pruned_cut.ignore_irrelevant_operators();
+        (
+            LmCut::with_relaxation(task, CostType::Real, refined, whole_cut.clone()),
+            LmCut::with_relaxation(task, CostType::Real, refined, pruned_cut),
+        )
+    });
     let mut space = StateSpace::new(task);
     let (mut fluents, mut ops, mut next) = (Vec::new(), Vec::new(), Vec::new());
     for _walk in 0..4 {
@@ -501,6 +512,11 @@ fn check_irrelevant_operators_change_nothing(task: &Task, rng: &mut Lcg, label: 
                 (b, pruned_preferred),
                 "{label}, step {step}, h_FF"
             );
+            for (whole_lmcut, pruned_lmcut) in &mut lmcuts {
+                let a = whole_lmcut.evaluate(view, None);
+                let b = pruned_lmcut.evaluate(view, None);
+                assert_eq!(a, b, "{label}, step {step}, LM-cut");
+            }
             space.applicable(&state, &mut ops);
             if ops.is_empty() {
                 break;
@@ -517,8 +533,9 @@ fn check_irrelevant_operators_change_nothing(task: &Task, rng: &mut Lcg, label: 
 
 /// Ignoring the operators that cannot help reach the goal
 /// (`RelaxedTask::ignore_irrelevant_operators`) changes no heuristic value
-/// and no preferred operator: on random tasks (conditional effects,
-/// negative preconditions, costs 0 to 3) and numeric ones.
+/// (h_max, h_add, h_FF, LM-cut refined and original) and no preferred
+/// operator: on random tasks (conditional effects, negative
+/// preconditions, costs 0 to 3) and numeric ones.
 #[test]
 fn ignoring_irrelevant_operators_changes_no_heuristic_value() {
     let mut rng = Lcg(31);
