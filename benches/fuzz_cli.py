@@ -42,10 +42,13 @@ PLAN_TOKENS = ["(", ")", "\n", "; cost = 3\n", "0.5:", "[1]", "(move)", "(pick-u
 # Flag values at and past the edges: a --time-limit of 1e300 panicked
 # converting the seconds before stop 33.
 ODD_VALUES = ["0", "-0", "-1", "1", "2", "0.5", "1e-300", "1e300", "nan", "inf", "-inf",
-              "18446744073709551616", "4294967296", "abc", "", "1_000", "0x10"]
+              "18446744073709551616", "4294967296", "abc", "", "1_000", "0x10",
+              # Units (stop 38): --time-limit and --memory-limit take them.
+              "5ms", "1s", "0.01m", "1h", "1e300h", "nan s", "512M", "1.5G", "1e300G", "-1G",
+              "1KiB", "G", "1 T"]
 SEARCH_FLAGS = ["--time-limit", "--memory-limit", "--weight", "--threads", "--search",
                 "--heuristic", "--anytime", "--novelty", "--no-symmetry", "--optimal"]
-SOLVE_FLAGS = SEARCH_FLAGS + ["--max-operators", "--max-facts", "--json"]
+SOLVE_FLAGS = SEARCH_FLAGS + ["--max-operators", "--max-facts", "--json", "--validate"]
 PUZZNIC_FLAGS = SEARCH_FLAGS + ["--simulator", "--max-states", "--real-time"]
 VALUE_FLAGS = {"--time-limit", "--memory-limit", "--weight", "--threads", "--search",
                "--heuristic", "--max-operators", "--max-facts", "--max-states"}
