@@ -169,9 +169,9 @@ pub fn run(args: SolveArgs) -> i32 {
         Some(Check::Valid) if !args.quiet && !args.json => {
             eprintln!("validated: the independent validator accepts the plan");
         }
-        Some(Check::Rejected(reason)) => eprintln!(
-            "internal error: the independent validator rejects the plan found: {reason}\n\
-             please report it with the input (the plan is not printed)"
+        Some(Check::Rejected(report)) => eprint!(
+            "internal error: the independent validator rejects the plan found \
+             (please report it with the input; the plan is not printed):\n{report}"
         ),
         Some(Check::Unavailable(reason)) if !args.quiet => {
             eprintln!("warning: the plan is not validated: {reason}");
@@ -226,7 +226,7 @@ impl SearchObserver for Reports {
 enum Check {
     /// The independent validator accepts the plan.
     Valid,
-    /// It rejects it (a bug): why.
+    /// It rejects it (a bug): its report.
     Rejected(String),
     /// It cannot check this task (a feature it does not support): why.
     Unavailable(String),
@@ -236,13 +236,7 @@ enum Check {
 fn independent_check(solution: &Solution, plan: &Plan) -> Check {
     match planner::solve::validate_plan(&solution.checked, &solution.task, plan) {
         Ok(report) if report.is_valid() => Check::Valid,
-        Ok(report) => Check::Rejected(report.failure.map_or_else(
-            || "no reason given".to_string(),
-            |failure| match failure.at {
-                Some(at) => format!("step {} {}: {}", at.index, at.text, failure.message),
-                None => failure.message,
-            },
-        )),
+        Ok(report) => Check::Rejected(report.to_text(false)),
         Err(error) => Check::Unavailable(error.to_string()),
     }
 }

@@ -304,20 +304,14 @@ impl RelaxedTask {
 
         let props = rt.props();
         let ops = &rt.ops;
-        let pre_pool = &rt.pre_pool;
         let eff_pool = &rt.eff_pool;
-        let pre_pairs = ops.iter().enumerate().flat_map(|(o, op)| {
-            pre_pool[op.pre.0 as usize..op.pre.1 as usize]
-                .iter()
-                .map(move |&p| (p, o as u32))
-        });
         let eff_pairs = ops.iter().enumerate().flat_map(|(o, op)| {
             eff_pool[op.eff.0 as usize..op.eff.1 as usize]
                 .iter()
                 .map(move |&p| (p, o as u32))
         });
-        rt.precondition_of = Adjacency::build(props, pre_pairs);
         rt.achievers = Adjacency::build(props, eff_pairs);
+        rt.precondition_of = rt.precondition_lists(|_| true);
         rt
     }
 
@@ -360,17 +354,16 @@ impl RelaxedTask {
             let Some(p) = props.pop() else { break };
             ops.extend_from_slice(self.achievers.get(p));
         }
-        let pre_pairs = self
-            .ops
-            .iter()
-            .enumerate()
-            .filter(|&(o, _)| relevant_op[o])
-            .flat_map(|(o, op)| {
-                self.pre_pool[op.pre.0 as usize..op.pre.1 as usize]
-                    .iter()
-                    .map(move |&p| (p, o as u32))
-            });
-        self.precondition_of = Adjacency::build(self.props(), pre_pairs);
+        self.precondition_of = self.precondition_lists(|o| relevant_op[o as usize]);
+    }
+
+    /// Per proposition, the operators `keep` keeps that have it as a
+    /// precondition.
+    fn precondition_lists(&self, keep: impl Fn(u32) -> bool) -> Adjacency {
+        let pre_pairs = (0..self.ops.len() as u32)
+            .filter(|&o| keep(o))
+            .flat_map(|o| self.pre(o).iter().map(move |&p| (p, o)));
+        Adjacency::build(self.props(), pre_pairs)
     }
 
     /// The "false" proposition of `negated[0]` (the others follow).
