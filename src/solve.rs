@@ -267,7 +267,7 @@ impl Solution {
     pub fn metric_value(&self) -> Option<f64> {
         let plan = self.result.plan.as_ref()?;
         self.checked.problem.metric.as_ref()?;
-        pddl_search::metric_value(&self.task, plan).or_else(|| {
+        pddl_search::found_plan_metric_value(&self.task, plan).or_else(|| {
             validate_plan(&self.checked, &self.task, plan)
                 .ok()?
                 .metric

@@ -50,7 +50,9 @@ use search_algorithms::eager::{EagerParams, Priority};
 use search_algorithms::lazy::LazyParams;
 use search_algorithms::parallel_evaluation::with_parallel_evaluation;
 use search_algorithms::{IterationResult, Monitor, available_cores, breadth_first, eager, lazy};
-pub use simulate::{SimulatedState, SimulationError, metric_value, simulate};
+pub use simulate::{
+    SimulatedState, SimulationError, found_plan_metric_value, metric_value, simulate,
+};
 use successor::StateSpace;
 
 /// Whether best-first engines skip forced transitions

@@ -34,7 +34,7 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
 
 /// Whether an output path is `-`, standard output: the path that names
 /// standard input for input files ([`planner::input::STDIN_PATH`]).
-fn is_stdout(path: &Path) -> bool {
+pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == planner::input::STDIN_PATH
 }
 

@@ -3,12 +3,14 @@
 //! kernel's out-of-memory killer, a batch system's hard limit) leaves its
 //! best plan behind, as Fast Downward's numbered plan files do.
 //!
-//! Plans found in the first [`SAVE_AFTER`] are only written at the end, as
-//! before: a millisecond task would otherwise pay for a file write per
-//! improvement. From then on each cheaper plan is written when it arrives,
-//! to a temporary file beside FILE that is then renamed over it, so FILE
-//! always holds a whole plan (the old one or the new one); a process killed
-//! during such a write leaves that file (`.FILE.PID.partial`) behind.
+//! Nothing is written in the search's first [`SAVE_AFTER`]: a millisecond
+//! task would otherwise pay for a file write per improvement (a task that
+//! ends sooner gets its plan from the final write only). From then on the
+//! latest plan is written when it arrives, or, for one found sooner, at the
+//! next progress report, to a temporary file beside FILE that is then
+//! renamed over it, so FILE always holds a whole plan (the old one or the
+//! new one); a process killed during such a write leaves that file
+//! (`.FILE.PID.partial`) behind.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -39,7 +41,7 @@ impl PlanSaver {
     /// device such as `/dev/null`, a pipe, a symbolic link, whose target
     /// the rename would replace by a file).
     pub fn new(path: &Path, start: Instant) -> Option<PlanSaver> {
-        if path.as_os_str() == planner::input::STDIN_PATH {
+        if crate::output::is_stdout(path) {
             return None;
         }
         let replaceable = match std::fs::symlink_metadata(path) {
@@ -57,10 +59,12 @@ impl PlanSaver {
     /// Takes a plan the search found: saved now if the search has run
     /// long enough, else kept for [`PlanSaver::save_if_due`].
     pub fn plan_found(&mut self, task: &Task, plan: &Plan) {
-        let metric_value = planner::search::metric_value(task, plan);
+        let metric_value = planner::search::found_plan_metric_value(task, plan);
         // A metric the ground task cannot evaluate (`total-time`) takes the
-        // validator's replay: the final write gives its value.
+        // validator's replay: the final write gives its value (and no older,
+        // costlier plan is saved meanwhile).
         if metric_value.is_none() && matches!(task.cost_model, CostModel::NotOptimised { .. }) {
+            self.pending = None;
             return;
         }
         self.pending = Some(plan_text(task, plan, metric_value));
