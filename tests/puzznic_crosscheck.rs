@@ -7,8 +7,8 @@
 //! the pushes allowed while tiles fall).
 
 use pddl_syntax::SourceFile;
-use planner::ground::Task;
 use planner::ground::task::{Conjunction, FactId, Operator};
+use planner::ground::{GroundOptions, Task};
 use planner::puzznic::{self, Board, Cell, Level, Move, Physics, Position, RealTime, Rules};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -238,13 +238,23 @@ fn generator(seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
+/// Grounding options that keep every transition of the domain: the
+/// boards compared hold every tile, also those relevance analysis would
+/// drop (a tile stuck where no match can reach it).
+fn every_transition() -> GroundOptions<'static> {
+    GroundOptions {
+        keep_irrelevant: true,
+        ..GroundOptions::default()
+    }
+}
+
 /// Plays `rounds` random real-time games of up to `length` decisions on a
 /// level: at each point where a push is allowed while tiles fall, the
 /// game either pushes a random resting tile or lets one step pass. The
 /// real-time domain and [`RealTime`] must agree on every board and on the
 /// pushes allowed at every point.
 fn cross_check_real_time(name: &str, level: &Level, rounds: usize, length: usize, seed: u64) {
-    let task = puzznic::ground_level(level, "cross-check", Rules::RealTime)
+    let task = puzznic::ground_level(level, "cross-check", Rules::RealTime, &every_transition())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut random = generator(seed);
     let template = &level.board;
@@ -296,7 +306,7 @@ fn cross_check_real_time(name: &str, level: &Level, rounds: usize, length: usize
 
 /// Plays `rounds` random games of up to `length` moves on a level.
 fn cross_check(name: &str, level: &Level, rounds: usize, length: usize, seed: u64) {
-    let task = puzznic::ground_level(level, "cross-check", Rules::TurnBased)
+    let task = puzznic::ground_level(level, "cross-check", Rules::TurnBased, &every_transition())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut random = generator(seed);
     for round in 0..rounds {
@@ -419,7 +429,8 @@ fn gameboy_127_is_cleared_by_the_turn_based_rules() {
         .map(|line| line.parse().expect("a move"))
         .collect();
     assert_eq!(moves.len(), 44);
-    let task = puzznic::ground_level(&level, "gameboy-127", Rules::TurnBased).expect("grounds");
+    let task = puzznic::ground_level(&level, "gameboy-127", Rules::TurnBased, &every_transition())
+        .expect("grounds");
     let mut next = moves.iter();
     let replay = play_both("127", &task, &level, moves.len() + 1, |legal| {
         let mv = *next

@@ -4,6 +4,7 @@
 //! and their generated PDDL problems kept current.
 
 use pddl_syntax::SourceFile;
+use planner::ground::GroundOptions;
 use planner::puzznic::{self, BfsLimits, BfsOutcome, Level, LevelPlan, Rules};
 use planner::search::heuristics::{BuildResources, CostType, create, create_with};
 use planner::search::successor::StateSpace;
@@ -363,7 +364,8 @@ fn planner_optimal_matches_moves_on_small_gameboy_levels() {
 fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
     let Some(dir) = gameboy_dir() else { return };
     let level = load_level(&dir.join("059.txt"));
-    let task = puzznic::ground_level(&level, "059", Rules::TurnBased).expect("grounds");
+    let task = puzznic::ground_level(&level, "059", Rules::TurnBased, &GroundOptions::default())
+        .expect("grounds");
     let initial = |kind: HeuristicKind| {
         let mut space = StateSpace::new(&task);
         let state = space.initial_state();

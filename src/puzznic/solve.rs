@@ -93,23 +93,15 @@ pub enum PlanLevelError {
     Rejected(String),
 }
 
-/// The ground task of a level, for the domain of `rules`.
-pub fn ground_level(
-    level: &Level,
-    problem_name: &str,
-    rules: Rules,
-) -> Result<Task, PlanLevelError> {
-    ground_level_within(level, problem_name, rules, &GroundOptions::default())
-}
-
 /// The most `same-kind` facts a level handed to the planner may have:
 /// about 40 MB of PDDL, parsed into about half a GB. A 98 × 98 level of
 /// two kinds has 20.9 million, whose 824 MB problem took 9.3 GB and 28 s
 /// to parse and check; the Game Boy levels have at most 222 (035).
 pub const MAX_SAME_KIND_FACTS: usize = 1_000_000;
 
-/// [`ground_level`] within the limits and stop condition of `ground`.
-fn ground_level_within(
+/// The ground task of a level, for the domain of `rules`, within the
+/// limits and stop condition of `ground`.
+pub fn ground_level(
     level: &Level,
     problem_name: &str,
     rules: Rules,
@@ -221,7 +213,7 @@ pub fn plan_level(
         stop: Some(&stop),
         ..GroundOptions::default()
     };
-    let task = match ground_level_within(level, problem_name, rules, &ground) {
+    let task = match ground_level(level, problem_name, rules, &ground) {
         Err(PlanLevelError::Ground(GroundError::Stopped)) => return Err(limit.stopped().into()),
         task => task?,
     };

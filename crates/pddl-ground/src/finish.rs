@@ -6,6 +6,7 @@ use hashbrown::HashMap;
 
 use crate::instantiate::{MetricInfo, RawTask, tidy};
 use crate::normalize::Model;
+use crate::relevance::drop_irrelevant;
 use crate::task::{
     AssignOp, ConditionalEffect, Conjunction, Cost, CostModel, FactId, FluentId, GroundAtom,
     GroundMetric, NumCondition, NumEffect, NumExpr, Operator, Task,
@@ -16,7 +17,10 @@ use crate::task::{
 /// in practice).
 const MAX_ROUNDS: usize = 8;
 
-pub(crate) fn finish(model: &Model, mut raw: RawTask) -> Task {
+/// Finishes `raw` into a task; with `prune_irrelevant`, also removes what
+/// cannot matter for reaching the goal (see `relevance.rs`). Returns the
+/// task and the number of operators that removal took away.
+pub(crate) fn finish(model: &Model, mut raw: RawTask, prune_irrelevant: bool) -> (Task, usize) {
     drop_double_updates(&mut raw);
     // Operators that need always-false facts go first, so that the
     // fluents only they change count as unchanged; folding may in turn
@@ -24,9 +28,14 @@ pub(crate) fn finish(model: &Model, mut raw: RawTask) -> Task {
     eliminate_constant_facts(&mut raw);
     fold_unchanged_fluents(&mut raw);
     let (cost_model, metric) = cost_model(&mut raw);
+    let irrelevant = if prune_irrelevant {
+        drop_irrelevant(&mut raw, metric.as_ref())
+    } else {
+        0
+    };
     eliminate_constant_facts(&mut raw);
     merge_equal_conditions(&mut raw);
-    compact(model, raw, cost_model, metric)
+    (compact(model, raw, cost_model, metric), irrelevant)
 }
 
 /// Makes the conditional effects of an operator that have the same

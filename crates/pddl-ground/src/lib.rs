@@ -29,8 +29,10 @@
 //!    become stratified axioms. Top-level existentials of a precondition
 //!    are bound by reachability (one operator per reachable witness after
 //!    simplification), nested quantifiers are expanded.
-//! 4. Finishing: facts that never change are compiled away, metric
-//!    fluents that only count costs become operator costs, conditional
+//! 4. Finishing (`finish.rs`): facts that never change are compiled away, metric
+//!    fluents that only count costs become operator costs, what cannot
+//!    matter for reaching the goal is removed (`relevance.rs`, unless
+//!    [`GroundOptions::keep_irrelevant`]), conditional
 //!    effects of one operator with the same condition (and no numbers)
 //!    become one effect, and ids are renumbered in a sorted,
 //!    deterministic order.
@@ -62,6 +64,7 @@ pub mod dump;
 mod finish;
 mod instantiate;
 pub(crate) mod normalize;
+mod relevance;
 mod stop;
 mod symmetry;
 pub mod task;
@@ -86,6 +89,13 @@ pub struct GroundOptions<'s> {
     /// or a cancellation flag shared with another thread goes here.
     /// `None`: grounding runs until it ends or a limit above stops it.
     pub stop: Option<&'s dyn Fn() -> bool>,
+    /// Keep the operators, conditional effects, axioms and facts that
+    /// cannot matter for reaching the goal. By default they are removed
+    /// (relevance analysis, as Fast Downward's translator does; plans,
+    /// solvability and optimal costs stay the same). Keeping them gives
+    /// the ground task every reachable transition of the lifted model,
+    /// which tests comparing the two rely on.
+    pub keep_irrelevant: bool,
 }
 
 impl Default for GroundOptions<'_> {
@@ -96,6 +106,7 @@ impl Default for GroundOptions<'_> {
             max_operators: 5_000_000,
             max_facts: 20_000_000,
             stop: None,
+            keep_irrelevant: false,
         }
     }
 }
@@ -106,6 +117,7 @@ impl std::fmt::Debug for GroundOptions<'_> {
             .field("max_operators", &self.max_operators)
             .field("max_facts", &self.max_facts)
             .field("stop", &self.stop.map(|_| "condition"))
+            .field("keep_irrelevant", &self.keep_irrelevant)
             .finish()
     }
 }
@@ -178,7 +190,11 @@ pub struct GroundStats {
     /// Facts found reachable by the relaxed analysis (all predicates,
     /// static ones and type facts included), before compaction.
     pub relaxed_facts: usize,
-    /// Ground operators per action schema, in domain order.
+    /// Operators removed as irrelevant for the goal (see
+    /// [`GroundOptions::keep_irrelevant`]).
+    pub irrelevant_operators: usize,
+    /// Ground operators per action schema, in domain order (after that
+    /// removal).
     pub operators_per_action: Vec<(String, usize)>,
     /// Time to normalise the domain and problem.
     pub normalise_time: Duration,
@@ -217,7 +233,8 @@ pub fn ground_with_stats(
 
     let start = Instant::now();
     let raw = instantiate::instantiate(&model, &reach, options)?;
-    let mut task = finish::finish(&model, raw);
+    let (mut task, irrelevant) = finish::finish(&model, raw, !options.keep_irrelevant);
+    stats.irrelevant_operators = irrelevant;
     task.interchangeable_objects = symmetry::interchangeable_objects(&model, &task);
     stats.instantiate_time = start.elapsed();
     stats.operators_per_action = model

@@ -1,5 +1,7 @@
 //! Small handcrafted tasks whose ground facts and operators were counted
-//! by hand (the counts are explained next to each task).
+//! by hand (the counts are explained next to each task). They count what
+//! instantiation makes, so irrelevant operators are kept (relevance
+//! analysis has tests of its own in `relevance.rs`).
 
 use pddl_ground::task::{CostModel, Task};
 use pddl_ground::{GroundError, GroundOptions, ground};
@@ -7,7 +9,15 @@ use pddl_ground::{GroundError, GroundOptions, ground};
 fn ground_text(domain: &str, problem: &str) -> Result<Task, GroundError> {
     let domain = pddl_syntax::parse_domain(domain).expect("domain parses");
     let problem = pddl_syntax::parse_problem(problem).expect("problem parses");
-    ground(&domain, &problem, &GroundOptions::default())
+    ground(&domain, &problem, &counting())
+}
+
+/// The options of these tests: the defaults, irrelevant operators kept.
+fn counting() -> GroundOptions<'static> {
+    GroundOptions {
+        keep_irrelevant: true,
+        ..GroundOptions::default()
+    }
 }
 
 fn ok(domain: &str, problem: &str) -> Task {
@@ -780,7 +790,7 @@ fn ground_wide_stopping_at(stop_at: usize) -> (Result<Task, GroundError>, usize)
     };
     let options = GroundOptions {
         stop: Some(&stop),
-        ..GroundOptions::default()
+        ..counting()
     };
     let result = ground(&domain, &problem, &options);
     (result, asked.get())

@@ -112,7 +112,8 @@ fn effect(rng: &mut Rng, vars: &mut Vec<String>, depth: usize, fresh: &mut usize
 }
 
 /// The test domain with `pre` and `eff` in its `test` action, parsed, and
-/// its task grounded over three objects.
+/// its task grounded over three objects (irrelevant operators kept: the
+/// tests compare every ground operator with the lifted action).
 fn test_task(pre: &str, eff: &str) -> (Domain, Task) {
     let domain_text = format!(
         "(define (domain sem) (:requirements :adl)
@@ -127,7 +128,11 @@ fn test_task(pre: &str, eff: &str) -> (Domain, Task) {
         "(define (problem sem-1) (:domain sem) (:objects o0 o1 o2) (:init) (:goal (done o0)))";
     let domain = pddl_syntax::parse_domain(&domain_text).expect("domain parses");
     let problem = pddl_syntax::parse_problem(problem_text).expect("problem parses");
-    let task = ground(&domain, &problem, &GroundOptions::default()).expect("grounds");
+    let options = GroundOptions {
+        keep_irrelevant: true,
+        ..GroundOptions::default()
+    };
+    let task = ground(&domain, &problem, &options).expect("grounds");
     (domain, task)
 }
 

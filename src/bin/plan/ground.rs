@@ -177,6 +177,10 @@ fn stats_text(
     for (action, count) in &stats.operators_per_action {
         s.push_str(&format!("  {action}: {count}\n"));
     }
+    s.push_str(&format!(
+        "irrelevant operators removed: {}\n",
+        stats.irrelevant_operators
+    ));
     s.push_str(&format!("conditional effects: {conditional}\n"));
     s.push_str(&format!("axioms: {}\n", task.axioms.len()));
     s.push_str(&format!("cost model: {:?}\n", task.cost_model));
