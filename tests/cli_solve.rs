@@ -994,3 +994,48 @@ fn an_output_file_named_dash_is_standard_output() {
         "{stderr}"
     );
 }
+
+/// `plan ground --stats` counts the operators that cannot matter for the
+/// goal and grounding removed; `--keep-irrelevant` keeps them, and the
+/// plan found is the same either way.
+#[test]
+fn ground_stats_count_the_irrelevant_operators_removed() {
+    let dir = tempdir("relevance");
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    std::fs::write(
+        &domain,
+        "(define (domain relevance) (:requirements :strips)
+  (:predicates (start) (goal) (noise))
+  (:action reach :parameters () :precondition (start) :effect (goal))
+  (:action make-noise :parameters () :precondition (start) :effect (noise)))",
+    )
+    .unwrap();
+    std::fs::write(
+        &problem,
+        "(define (problem relevance-1) (:domain relevance)
+  (:init (start)) (:goal (goal)))",
+    )
+    .unwrap();
+    let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
+    let stat = |stdout: &str, key: &str| -> String {
+        stdout
+            .lines()
+            .find_map(|line| line.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no `{key}` in {stdout}"))
+            .trim()
+            .to_string()
+    };
+    let (status, stdout, stderr) = run(&[&["ground", "--stats"], &files[..]].concat());
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stat(&stdout, "operators:"), "1");
+    assert_eq!(stat(&stdout, "irrelevant operators removed:"), "1");
+    let (status, stdout, stderr) =
+        run(&[&["ground", "--stats", "--keep-irrelevant"], &files[..]].concat());
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stat(&stdout, "operators:"), "2");
+    assert_eq!(stat(&stdout, "irrelevant operators removed:"), "0");
+    let (status, stdout, stderr) = run(&["-q", files[0], files[1]]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.starts_with("(reach)\n"), "{stdout}");
+}

@@ -57,7 +57,7 @@ pub(crate) fn drop_irrelevant(raw: &mut RawTask, metric: Option<&GroundMetric>) 
     if needs.op_relevant.iter().all(|&r| r)
         && needs.effect_touched.iter().all(|&t| t)
         && needs.axiom_relevant.iter().all(|&r| r)
-        && read.iter().all(|&r| r)
+        && (0..raw.facts.len() as FactId).all(|f| read[f as usize] || !writers.changes(f))
     {
         return 0;
     }
@@ -201,6 +201,20 @@ impl Writers {
                     .for_each(|(a, i)| emit(a.head, i))
             }),
         }
+    }
+}
+
+impl Writers {
+    /// Whether some operator or conditional effect adds or deletes `f`.
+    fn changes(&self, f: FactId) -> bool {
+        [
+            &self.op_adders,
+            &self.op_deleters,
+            &self.effect_adders,
+            &self.effect_deleters,
+        ]
+        .iter()
+        .any(|index| !index.of(f).is_empty())
     }
 }
 

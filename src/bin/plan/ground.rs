@@ -19,9 +19,15 @@ pub struct GroundArgs {
     /// The problem file (`-`: standard input).
     pub problem: PathBuf,
     /// Print counts (objects, facts, fluents, operators per action,
-    /// conditional effects, axioms) and the time of each phase.
+    /// operators removed as irrelevant, conditional effects, axioms) and
+    /// the time of each phase.
     #[arg(long)]
     pub stats: bool,
+    /// Keep the operators, conditional effects, axioms and facts that
+    /// cannot matter for reaching the goal, which grounding removes by
+    /// default (relevance analysis, as Fast Downward's translator does).
+    #[arg(long)]
+    pub keep_irrelevant: bool,
     /// Write the ground task in a readable text form to standard output.
     #[arg(long)]
     pub dump: bool,
@@ -86,6 +92,7 @@ pub fn run(args: GroundArgs) -> i32 {
     let stop = || limit.reached();
     let options = GroundOptions {
         stop: Some(&stop),
+        keep_irrelevant: args.keep_irrelevant,
         ..args.limits.options()
     };
     let (task, stats) = match planner::ground::ground_with_stats(&domain, &problem, &options) {
