@@ -237,7 +237,7 @@ struct Analysis<'a> {
     need_false: Vec<bool>,
     need_fluent: Vec<bool>,
     op_relevant: Vec<bool>,
-    /// Per conditional effect: whether whether it fires must stay as it
+    /// Per conditional effect: whether its firing must stay as it
     /// is (it stays in the task if its operator does).
     effect_touched: Vec<bool>,
     axiom_relevant: Vec<bool>,
