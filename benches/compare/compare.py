@@ -70,6 +70,17 @@ class Outcome:
         return self.status == "solved"
 
 
+@dataclass
+class Timing:
+    """The runs of one planner on one task so far."""
+
+    code: Optional[int]  # exit code of the kept (first) run; None on time-out
+    wall: float  # fastest wall time
+    cpu: float  # CPU time of that run
+    runs: int
+    total: float  # wall time of all runs
+
+
 def run_timed(command, cwd, limit, memory_mib, stdout_path, stderr_path):
     """Runs `command`, killing its whole process group after `limit` seconds.
 
@@ -177,7 +188,12 @@ class Planners:
             return [self.ferroplan, domain, problem]
         raise ValueError(name)
 
-    def run(self, name, domain, problem, directory):
+    def hard_limit(self, name):
+        # A little slack over our own --time-limit so that it reports itself.
+        return self.limit + (2 if name == "ours" else 0)
+
+    def run_first(self, name, domain, problem, directory):
+        """The run whose outputs are kept: returns its Timing."""
         directory.mkdir(parents=True, exist_ok=True)
         plan_file = directory / f"{name}.plan"
         stdout = directory / f"{name}.out"
@@ -185,27 +201,37 @@ class Planners:
         for stale in (plan_file, stdout, stderr):
             stale.unlink(missing_ok=True)
         command = self.command(name, domain, problem, plan_file)
-        # A little slack over our own --time-limit so that it reports itself.
-        hard_limit = self.limit + (2 if name == "ours" else 0)
-        code, wall, cpu = run_timed(command, directory, hard_limit, self.memory, stdout, stderr)
-        # Extra runs: at least `runs` in all, and more (up to MAX_RUNS) while
-        # their total stays under `min_total` seconds, so that millisecond
-        # tasks get enough runs to see past scheduling noise.
-        runs, total = 1, wall
-        while code == 0 and runs < MAX_RUNS and (
-                runs < self.runs or total < self.min_total):
-            runs += 1
-            scratch = directory / "repeat"
-            scratch.mkdir(exist_ok=True)
-            repeat = self.command(name, domain, problem, scratch / f"{name}.plan")
-            _, again, again_cpu = run_timed(
-                repeat, scratch, hard_limit, self.memory, scratch / "out", scratch / "err")
-            total += again
-            if again < wall:
-                wall, cpu = again, again_cpu
-        if name == "ferroplan" and code == 0:
+        code, wall, cpu = run_timed(command, directory, self.hard_limit(name), self.memory,
+                                    stdout, stderr)
+        return Timing(code, wall, cpu, runs=1, total=wall)
+
+    def wants_repeat(self, timing):
+        """Extra runs: at least `runs` in all, and more (up to MAX_RUNS)
+        while their total stays under `min_total` seconds, so that
+        millisecond tasks get enough runs to see past scheduling noise."""
+        return timing.code == 0 and timing.runs < MAX_RUNS and (
+            timing.runs < self.runs or timing.total < self.min_total)
+
+    def repeat(self, name, domain, problem, directory, timing):
+        """One more run, its outputs thrown away; keeps the fastest time."""
+        scratch = directory / "repeat"
+        scratch.mkdir(parents=True, exist_ok=True)
+        command = self.command(name, domain, problem, scratch / f"{name}.plan")
+        _, wall, cpu = run_timed(command, scratch, self.hard_limit(name), self.memory,
+                                 scratch / "out", scratch / "err")
+        timing.runs += 1
+        timing.total += wall
+        if wall < timing.wall:
+            timing.wall, timing.cpu = wall, cpu
+
+    def judge(self, name, domain, problem, directory, timing):
+        """The Outcome of the kept run, timed by the fastest run."""
+        plan_file = directory / f"{name}.plan"
+        stdout = directory / f"{name}.out"
+        if name == "ferroplan" and timing.code == 0:
             plan_file.write_bytes(stdout.read_bytes())
-        outcome = Outcome(self.status(name, code), wall, cpu, runs=runs)
+        outcome = Outcome(self.status(name, timing.code), timing.wall, timing.cpu,
+                          runs=timing.runs)
         if name == "ours":
             try:
                 outcome.expanded = json.loads(stdout.read_text())["expanded"]
@@ -218,6 +244,26 @@ class Planners:
             elif validated_cost(self.plan, domain, problem, plan_file) is None:
                 outcome.claimed_cost_wrong = True
         return outcome
+
+    def run_all(self, domain, problem, directory, label):
+        """Every planner on one task. The repeats take turns, one run of
+        each planner that wants more per round, so that the machine's
+        speed drifting over seconds (as this VM's does) affects all
+        planners alike instead of whichever ran during a slow spell."""
+        timings = {}
+        for name in PLANNERS:
+            print(f"{label}: {name} ...", file=sys.stderr, end=" ", flush=True)
+            timings[name] = self.run_first(name, domain, problem, directory)
+            print(f"exit {timings[name].code} {timings[name].wall:.3f}s",
+                  file=sys.stderr, flush=True)
+        while True:
+            wanting = [name for name in PLANNERS if self.wants_repeat(timings[name])]
+            if not wanting:
+                break
+            for name in wanting:
+                self.repeat(name, domain, problem, directory, timings[name])
+        return {name: self.judge(name, domain, problem, directory, timings[name])
+                for name in PLANNERS}
 
     def status(self, name, code):
         if code is None:
@@ -324,12 +370,10 @@ def main():
             domain = args.shared / row["domain"]
             problem = args.shared / row["problem"]
             directory = args.work_dir / Path(row["problem"]).with_suffix("")
-            outcomes = {}
-            for name in PLANNERS:
-                print(f"{row['problem']}: {name} ...", file=sys.stderr, end=" ", flush=True)
-                outcome = planners.run(name, domain, problem, directory)
-                outcomes[name] = outcome
-                print(f"{outcome.status} {outcome.wall:.3f}s cost {number(outcome.cost)}",
+            outcomes = planners.run_all(domain, problem, directory, row["problem"])
+            for name, outcome in outcomes.items():
+                print(f"{row['problem']}: {name} {outcome.status} {outcome.wall:.3f}s "
+                      f"cost {number(outcome.cost)} ({outcome.runs} runs)",
                       file=sys.stderr, flush=True)
                 results.write(f"{row['problem']}\t{name}\t{outcome.status}\t{outcome.wall:.4f}\t"
                               f"{outcome.cpu:.4f}\t{number(outcome.cost)}\t"
@@ -360,7 +404,8 @@ def main():
           f"reference plan on {tally['no longer']}, unsolved by us on {tally['unsolved by us']}.")
     print(f"Times: wall clock seconds, whole process (CPU seconds of the process tree in "
           f"parentheses), fastest of {args.runs} run(s), or of as many as fit in "
-          f"{args.min_total:g} s (at most {MAX_RUNS}) if more; time limit {args.time_limit:g} s, "
+          f"{args.min_total:g} s (at most {MAX_RUNS}) if more, the planners' repeats taking "
+          f"turns; time limit {args.time_limit:g} s, "
           f"memory limit {args.memory_limit} MiB. Costs: validated by `plan validate` "
           f"(comment lines dropped; † = the planner's `; cost =` comment is wrong). "
           f"Raw results: {results_path}." + (f" Source: {args.revision}." if args.revision else ""))
