@@ -15,7 +15,8 @@
 #   FD_VENV         Python venv holding up-fast-downward (default
 #                   $COMPARE_CACHE/venv-fd; created and filled when missing)
 #   COMPARE_TASKS   tasks per domain, first in tasks.tsv order (default 5)
-#   COMPARE_RUNS    runs per planner and task, fastest kept (default 1)
+#   COMPARE_RUNS    runs per planner and task, fastest kept (default 1); the
+#                   planners' repeats take turns, one run of each per round
 #   COMPARE_MIN_TOTAL  more runs (up to 50) while they add up to less than
 #                   this many seconds, for millisecond tasks (default 0.5)
 #   COMPARE_MEMORY  memory limit per process in MiB, 0 = none (default 4096)
