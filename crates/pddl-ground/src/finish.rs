@@ -164,22 +164,10 @@ fn fold_unchanged_fluents(raw: &mut RawTask) {
     decide(&mut raw.goal, true);
 }
 
-fn visit_expr(e: &NumExpr, f: &mut impl FnMut(FluentId)) {
-    match e {
-        NumExpr::Const(_) => {}
-        NumExpr::Fluent(id) => f(*id),
-        NumExpr::Neg(a) => visit_expr(a, f),
-        NumExpr::Add(a, b) | NumExpr::Sub(a, b) | NumExpr::Mul(a, b) | NumExpr::Div(a, b) => {
-            visit_expr(a, f);
-            visit_expr(b, f);
-        }
-    }
-}
-
 fn visit_conjunction_reads(c: &Conjunction, f: &mut impl FnMut(FluentId)) {
     for n in &c.numeric {
-        visit_expr(&n.lhs, f);
-        visit_expr(&n.rhs, f);
+        n.lhs.for_each_fluent(f);
+        n.rhs.for_each_fluent(f);
     }
 }
 
@@ -190,12 +178,12 @@ fn fluents_read(raw: &RawTask) -> Vec<bool> {
     for op in &raw.operators {
         visit_conjunction_reads(&op.precondition, &mut mark);
         for n in &op.numeric {
-            visit_expr(&n.expr, &mut mark);
+            n.expr.for_each_fluent(&mut mark);
         }
         for c in &op.conditional {
             visit_conjunction_reads(&c.condition, &mut mark);
             for n in &c.numeric {
-                visit_expr(&n.expr, &mut mark);
+                n.expr.for_each_fluent(&mut mark);
             }
         }
     }

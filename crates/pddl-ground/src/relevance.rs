@@ -410,14 +410,6 @@ impl<'a> Analysis<'a> {
     }
 
     fn reads(&mut self, e: &NumExpr) {
-        match e {
-            NumExpr::Const(_) => {}
-            NumExpr::Fluent(v) => self.need(Need::Fluent(*v)),
-            NumExpr::Neg(a) => self.reads(a),
-            NumExpr::Add(a, b) | NumExpr::Sub(a, b) | NumExpr::Mul(a, b) | NumExpr::Div(a, b) => {
-                self.reads(a);
-                self.reads(b);
-            }
-        }
+        e.for_each_fluent(&mut |v| self.need(Need::Fluent(v)));
     }
 }

@@ -170,6 +170,19 @@ impl NumExpr {
         };
         (!v.is_nan()).then_some(v)
     }
+
+    /// Calls `f` on every fluent the expression reads, in order.
+    pub fn for_each_fluent(&self, f: &mut impl FnMut(FluentId)) {
+        match self {
+            NumExpr::Const(_) => {}
+            NumExpr::Fluent(id) => f(*id),
+            NumExpr::Neg(a) => a.for_each_fluent(f),
+            NumExpr::Add(a, b) | NumExpr::Sub(a, b) | NumExpr::Mul(a, b) | NumExpr::Div(a, b) => {
+                a.for_each_fluent(f);
+                b.for_each_fluent(f);
+            }
+        }
+    }
 }
 
 /// Numeric effect operators (same meaning as in the syntax crate).
