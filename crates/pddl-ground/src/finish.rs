@@ -164,33 +164,26 @@ fn fold_unchanged_fluents(raw: &mut RawTask) {
     decide(&mut raw.goal, true);
 }
 
-fn visit_conjunction_reads(c: &Conjunction, f: &mut impl FnMut(FluentId)) {
-    for n in &c.numeric {
-        n.lhs.for_each_fluent(f);
-        n.rhs.for_each_fluent(f);
-    }
-}
-
 /// Every fluent read by a condition or an effect's right-hand side.
 fn fluents_read(raw: &RawTask) -> Vec<bool> {
     let mut read = vec![false; raw.fluents.len()];
     let mut mark = |id: FluentId| read[id as usize] = true;
     for op in &raw.operators {
-        visit_conjunction_reads(&op.precondition, &mut mark);
+        op.precondition.for_each_fluent(&mut mark);
         for n in &op.numeric {
             n.expr.for_each_fluent(&mut mark);
         }
         for c in &op.conditional {
-            visit_conjunction_reads(&c.condition, &mut mark);
+            c.condition.for_each_fluent(&mut mark);
             for n in &c.numeric {
                 n.expr.for_each_fluent(&mut mark);
             }
         }
     }
     for a in &raw.axioms {
-        visit_conjunction_reads(&a.body, &mut mark);
+        a.body.for_each_fluent(&mut mark);
     }
-    visit_conjunction_reads(&raw.goal, &mut mark);
+    raw.goal.for_each_fluent(&mut mark);
     read
 }
 

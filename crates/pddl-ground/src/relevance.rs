@@ -202,9 +202,7 @@ impl Writers {
             }),
         }
     }
-}
 
-impl Writers {
     /// Whether some operator or conditional effect adds or deletes `f`.
     fn changes(&self, f: FactId) -> bool {
         [
@@ -224,6 +222,8 @@ struct Needs {
     need_true: Vec<bool>,
     need_false: Vec<bool>,
     op_relevant: Vec<bool>,
+    /// Per conditional effect: whether its firing must stay as it is (it
+    /// stays in the task if its operator does).
     effect_touched: Vec<bool>,
     axiom_relevant: Vec<bool>,
 }
@@ -233,14 +233,8 @@ struct Analysis<'a> {
     raw: &'a RawTask,
     effects: &'a Effects,
     writers: &'a Writers,
-    need_true: Vec<bool>,
-    need_false: Vec<bool>,
+    needs: Needs,
     need_fluent: Vec<bool>,
-    op_relevant: Vec<bool>,
-    /// Per conditional effect: whether its firing must stay as it
-    /// is (it stays in the task if its operator does).
-    effect_touched: Vec<bool>,
-    axiom_relevant: Vec<bool>,
     queue: Vec<Need>,
 }
 
@@ -263,12 +257,14 @@ impl<'a> Analysis<'a> {
             raw,
             effects,
             writers,
-            need_true: vec![false; facts],
-            need_false: vec![false; facts],
+            needs: Needs {
+                need_true: vec![false; facts],
+                need_false: vec![false; facts],
+                op_relevant: vec![false; raw.operators.len()],
+                effect_touched,
+                axiom_relevant: vec![false; raw.axioms.len()],
+            },
             need_fluent: vec![false; raw.fluents.len()],
-            op_relevant: vec![false; raw.operators.len()],
-            effect_touched,
-            axiom_relevant: vec![false; raw.axioms.len()],
             queue: Vec::new(),
         };
         analysis.precondition(&raw.goal);
@@ -278,19 +274,13 @@ impl<'a> Analysis<'a> {
         while let Some(need) = analysis.queue.pop() {
             analysis.satisfy(need);
         }
-        Needs {
-            need_true: analysis.need_true,
-            need_false: analysis.need_false,
-            op_relevant: analysis.op_relevant,
-            effect_touched: analysis.effect_touched,
-            axiom_relevant: analysis.axiom_relevant,
-        }
+        analysis.needs
     }
 
     fn need(&mut self, need: Need) {
         let flag = match need {
-            Need::True(f) => &mut self.need_true[f as usize],
-            Need::False(f) => &mut self.need_false[f as usize],
+            Need::True(f) => &mut self.needs.need_true[f as usize],
+            Need::False(f) => &mut self.needs.need_false[f as usize],
             Need::Fluent(v) => &mut self.need_fluent[v as usize],
         };
         if !*flag {
@@ -335,25 +325,25 @@ impl<'a> Analysis<'a> {
         }
         let raw = self.raw;
         for &axiom in axioms {
-            if !self.axiom_relevant[axiom as usize] {
-                self.axiom_relevant[axiom as usize] = true;
+            if !self.needs.axiom_relevant[axiom as usize] {
+                self.needs.axiom_relevant[axiom as usize] = true;
                 self.exactly(&raw.axioms[axiom as usize].body);
             }
         }
     }
 
     fn make_relevant(&mut self, op: u32) {
-        if self.op_relevant[op as usize] {
+        if self.needs.op_relevant[op as usize] {
             return;
         }
-        self.op_relevant[op as usize] = true;
+        self.needs.op_relevant[op as usize] = true;
         let raw = self.raw;
         let operator = &raw.operators[op as usize];
         self.precondition(&operator.precondition);
         self.numeric_effects(&operator.numeric);
         let first = self.effects.first[op as usize] as usize;
         for (k, effect) in operator.conditional.iter().enumerate() {
-            if self.effect_touched[first + k] {
+            if self.needs.effect_touched[first + k] {
                 self.fires_exactly(effect);
             }
         }
@@ -361,12 +351,12 @@ impl<'a> Analysis<'a> {
 
     /// Marks a conditional effect as one whose firing matters.
     fn touch(&mut self, e: u32) {
-        if self.effect_touched[e as usize] {
+        if self.needs.effect_touched[e as usize] {
             return;
         }
-        self.effect_touched[e as usize] = true;
+        self.needs.effect_touched[e as usize] = true;
         let (op, k) = self.effects.locate(e);
-        if self.op_relevant[op as usize] {
+        if self.needs.op_relevant[op as usize] {
             let raw = self.raw;
             self.fires_exactly(&raw.operators[op as usize].conditional[k]);
         }
@@ -396,10 +386,7 @@ impl<'a> Analysis<'a> {
     }
 
     fn numeric_conditions(&mut self, c: &Conjunction) {
-        for n in &c.numeric {
-            self.reads(&n.lhs);
-            self.reads(&n.rhs);
-        }
+        c.for_each_fluent(&mut |v| self.need(Need::Fluent(v)));
     }
 
     fn numeric_effects(&mut self, effects: &[NumEffect]) {

@@ -238,6 +238,14 @@ impl Conjunction {
     pub fn is_empty(&self) -> bool {
         self.pos.is_empty() && self.neg.is_empty() && self.numeric.is_empty()
     }
+
+    /// Calls `f` on every fluent its numeric conditions read, in order.
+    pub fn for_each_fluent(&self, f: &mut impl FnMut(FluentId)) {
+        for n in &self.numeric {
+            n.lhs.for_each_fluent(f);
+            n.rhs.for_each_fluent(f);
+        }
+    }
 }
 
 /// Effects that take place when their condition holds in the state before
