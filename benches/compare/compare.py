@@ -192,12 +192,16 @@ class Planners:
         # A little slack over our own --time-limit so that it reports itself.
         return self.limit + (2 if name == "ours" else 0)
 
+    @staticmethod
+    def kept_files(name, directory):
+        """Where the kept run's plan, stdout and stderr go."""
+        return (directory / f"{name}.plan", directory / f"{name}.out",
+                directory / f"{name}.err")
+
     def run_first(self, name, domain, problem, directory):
         """The run whose outputs are kept: returns its Timing."""
         directory.mkdir(parents=True, exist_ok=True)
-        plan_file = directory / f"{name}.plan"
-        stdout = directory / f"{name}.out"
-        stderr = directory / f"{name}.err"
+        plan_file, stdout, stderr = self.kept_files(name, directory)
         for stale in (plan_file, stdout, stderr):
             stale.unlink(missing_ok=True)
         command = self.command(name, domain, problem, plan_file)
@@ -226,8 +230,7 @@ class Planners:
 
     def judge(self, name, domain, problem, directory, timing):
         """The Outcome of the kept run, timed by the fastest run."""
-        plan_file = directory / f"{name}.plan"
-        stdout = directory / f"{name}.out"
+        plan_file, stdout, _ = self.kept_files(name, directory)
         if name == "ferroplan" and timing.code == 0:
             plan_file.write_bytes(stdout.read_bytes())
         outcome = Outcome(self.status(name, timing.code), timing.wall, timing.cpu,
