@@ -647,6 +647,63 @@ fn total_time_metric_is_reported_and_the_plan_validates() {
     assert_eq!(status, Some(0), "{stdout}{stderr}");
 }
 
+/// A metric increased by decimals is optimised (in hundredths here): the
+/// cheaper route of three short roads wins over the direct one, and every
+/// cost the command prints is in the metric's units, exactly.
+#[test]
+fn decimal_increments_are_optimised_and_shown_in_the_metrics_units() {
+    let dir = tempdir("decimal-costs");
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    let plan_file = dir.join("plan.txt");
+    std::fs::write(
+        &domain,
+        "(define (domain roads) (:requirements :strips :numeric-fluents)
+           (:predicates (at ?p) (road ?a ?b)) (:functions (fuel-used) (length ?a ?b))
+           (:action go :parameters (?a ?b) :precondition (and (at ?a) (road ?a ?b))
+             :effect (and (not (at ?a)) (at ?b) (increase (fuel-used) (length ?a ?b)))))",
+    )
+    .unwrap();
+    std::fs::write(
+        &problem,
+        "(define (problem detour) (:domain roads) (:objects a b c d)
+           (:init (at a) (road a d) (road a b) (road b c) (road c d) (= (fuel-used) 0.5)
+                  (= (length a d) 3.5) (= (length a b) 1.05) (= (length b c) 1.1) (= (length c d) 1.2))
+           (:goal (at d)) (:metric minimize (fuel-used)))",
+    )
+    .unwrap();
+    let (domain, problem) = (domain.to_str().unwrap(), problem.to_str().unwrap());
+    let (status, stdout, stderr) = run(&[domain, problem, "--optimal", "--json"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["plan"].as_array().map(Vec::len), Some(3), "{stdout}");
+    assert_eq!(report["cost"].as_f64(), Some(3.35), "{stdout}");
+    assert_eq!(report["lower_bound"].as_f64(), Some(3.35), "{stdout}");
+    assert_eq!(report["metric_value"].as_f64(), Some(3.85), "{stdout}");
+    assert_eq!(report["optimal"], true, "{stdout}");
+    let (status, _, stderr) = run(&[
+        domain,
+        problem,
+        "--optimal",
+        "-o",
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("found a plan: 3 steps, cost 3.35\n")
+            && stderr.contains("plan: 3 steps, cost 3.35, optimal\n")
+            && !stderr.contains("not optimised"),
+        "{stderr}"
+    );
+    let written = std::fs::read_to_string(&plan_file).unwrap();
+    assert!(
+        written.ends_with("; cost = 3.85 (general cost)\n"),
+        "{written}"
+    );
+    let (status, stdout, stderr) = run(&["validate", domain, problem, plan_file.to_str().unwrap()]);
+    assert_eq!(status, Some(0), "{stdout}{stderr}");
+}
+
 /// A reader that stops reading (`plan … | head`) ends `plan` by SIGPIPE,
 /// as it does `cat`, instead of a panic on the broken pipe.
 #[cfg(unix)]

@@ -10,7 +10,8 @@
 mod domains_support;
 
 use domains_support::{
-    DOMAINS, EXPECTED_OPTIMA, load_domain, load_problem_text, problem_path, shipped_problems, stem,
+    DOMAINS, EXPECTED_OPTIMA, load_domain, load_problem_text, problem_path, shipped_problems,
+    solvers, stem,
 };
 use pddl_ground::{GroundOptions, ground};
 use pddl_search::{
@@ -18,7 +19,8 @@ use pddl_search::{
     SearchResult, search, simulate,
 };
 use pddl_validate::{Validator, parse_plan};
-use planner::generate::{hanoi, queens};
+use planner::generate::rng::Rng;
+use planner::generate::{hanoi, queens, tsp};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -78,11 +80,18 @@ fn solve(domain: &str, name: &str, text: &str, options: &SearchOptions) -> Searc
             "{domain}/{name}: {}",
             report.to_text(false)
         );
-        // Every metric here is (total-cost) from 0; unit-cost domains have none.
+        // Every metric here is (total-cost) from 0; unit-cost domains have
+        // none. Decimal increments are costs in units of 1/scale; the
+        // validator sums the decimals as they are.
         let lifted_cost = report
             .metric
             .map_or(lifted_plan.steps.len() as f64, |metric| metric.value);
-        assert_eq!(lifted_cost, plan.cost as f64, "{domain}/{name}");
+        let scale = task.cost_model.scale() as f64;
+        assert_eq!(
+            (lifted_cost * scale).round(),
+            plan.cost as f64,
+            "{domain}/{name}"
+        );
     }
     result
 }
@@ -235,6 +244,58 @@ impl SearchObserver for StopAtLayer<'_> {
                 self.cancel.store(true, Ordering::Relaxed);
             }
         }
+    }
+}
+
+/// Tours whose road lengths have two decimal places: the grounder scales
+/// them into integer costs (hundredths), and A* finds the shortest tour
+/// that Held-Karp computes on the hundredths. The lengths are made
+/// asymmetric, so each direction of a road counts.
+#[test]
+fn optimal_search_minimises_a_metric_with_decimal_increments() {
+    const CITIES: usize = 7;
+    for seed in 1..=3u64 {
+        let points = tsp::random_cities(CITIES, &mut Rng::new(seed));
+        let hundredths: Vec<Vec<u64>> = (0..CITIES)
+            .map(|i| {
+                (0..CITIES)
+                    .map(|j| {
+                        let road = tsp::road_length(points[i], points[j]) * 100;
+                        road + (i as u64 * 37 + j as u64 * 61 + seed * 7) % 100
+                    })
+                    .collect()
+            })
+            .collect();
+        // The generated problem, its integer lengths replaced.
+        let generated = tsp::generate(CITIES, seed).expect("a problem");
+        let text: String = generated
+            .lines()
+            .map(|line| {
+                let Some(rest) = line.trim().strip_prefix("(= (road-length c") else {
+                    return format!("{line}\n");
+                };
+                let from: usize = rest[..1].parse().expect("a city");
+                let to: usize = rest[3..4].parse().expect("a city");
+                let length = hundredths[from - 1][to - 1];
+                // The last line also closes `(:init`.
+                let closing = ")".repeat(rest.matches(')').count() - 1);
+                format!(
+                    "(= (road-length c{from} c{to}) {}.{:02}{closing}\n",
+                    length / 100,
+                    length % 100
+                )
+            })
+            .collect();
+        let decimal_lengths = text
+            .lines()
+            .filter(|line| line.starts_with("(= (road-length") && line.contains('.'))
+            .count();
+        assert_eq!(decimal_lengths, CITIES * (CITIES - 1), "{text}");
+        let name = format!("tsp-decimal-s{seed}");
+        let result = solve("tsp", &name, &text, &SearchOptions::optimal_default());
+        assert!(result.proven_optimal, "{name}");
+        let optimum = solvers::tsp_held_karp(&hundredths);
+        assert_eq!(result.plan.map(|p| p.cost), Some(optimum), "{name}");
     }
 }
 

@@ -29,11 +29,21 @@ fn write_all(task: &Task, s: &mut String) -> std::fmt::Result {
     writeln!(s, "problem {}", task.problem_name)?;
     match &task.cost_model {
         CostModel::Unit => writeln!(s, "cost model: unit")?,
-        CostModel::FromMetric { fluents, offset } => writeln!(
-            s,
-            "cost model: from metric [{}], offset {offset}",
-            fluents.join(", ")
-        )?,
+        CostModel::FromMetric {
+            fluents,
+            offset,
+            scale,
+        } => {
+            write!(
+                s,
+                "cost model: from metric [{}], offset {offset}",
+                fluents.join(", ")
+            )?;
+            if *scale != 1 {
+                write!(s, ", {scale} cost units per metric unit")?;
+            }
+            writeln!(s)?
+        }
         CostModel::NotOptimised { reason } => writeln!(s, "cost model: not optimised ({reason})")?,
     }
     if let Some(m) = &task.metric {

@@ -9,7 +9,7 @@ use crate::normalize::Model;
 use crate::relevance::drop_irrelevant;
 use crate::task::{
     AssignOp, ConditionalEffect, Conjunction, Cost, CostModel, FactId, FluentId, GroundAtom,
-    GroundMetric, NumCondition, NumEffect, NumExpr, Operator, Task,
+    GroundMetric, MAX_COST_DECIMALS, NumCondition, NumEffect, NumExpr, Operator, Task,
 };
 
 /// Most rounds of constant-fact elimination (each round can only expose
@@ -194,7 +194,7 @@ fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
         return (CostModel::Unit, None);
     };
     match costs_from_metric(raw, &info) {
-        Ok((costs, fluents, offset)) => {
+        Ok((costs, scale, fluents, offset)) => {
             let is_cost: Vec<bool> = (0..raw.fluents.len() as FluentId)
                 .map(|f| fluents.contains(&f))
                 .collect();
@@ -210,6 +210,7 @@ fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
                 CostModel::FromMetric {
                     fluents: names,
                     offset,
+                    scale,
                 },
                 Some(GroundMetric {
                     minimize: true,
@@ -227,12 +228,13 @@ fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
     }
 }
 
-/// Operator costs, the cost fluents and the initial metric value, or why
-/// the metric cannot become operator costs.
+/// Operator costs and their scale (see [`CostModel::FromMetric`]), the
+/// cost fluents and the initial metric value, or why the metric cannot
+/// become operator costs.
 fn costs_from_metric(
     raw: &RawTask,
     info: &MetricInfo,
-) -> Result<(Vec<Cost>, Vec<FluentId>, f64), String> {
+) -> Result<(Vec<Cost>, Cost, Vec<FluentId>, f64), String> {
     if !info.minimize {
         return Err("the metric is maximised".into());
     }
@@ -297,16 +299,54 @@ fn costs_from_metric(
                 }
             }
         }
-        let rounded = cost.round();
-        if !cost.is_finite() || (cost - rounded).abs() > 1e-9 || rounded > u64::MAX as f64 / 4.0 {
-            return Err(format!(
-                "{} has a non-integer cost ({cost})",
-                op.plan_line()
-            ));
+        if !cost.is_finite() {
+            return Err(format!("{} has an infinite cost", op.plan_line()));
         }
-        costs.push(rounded as Cost);
+        costs.push(cost);
     }
-    Ok((costs, fluents, offset))
+    let (costs, scale) = scale_to_integers(raw, &costs)?;
+    Ok((costs, scale, fluents, offset))
+}
+
+/// The operator costs as integers, in units of the returned scale: the
+/// smallest power of ten, up to [`MAX_COST_DECIMALS`] decimal places, that
+/// makes every cost an integer (a metric in decimals, such as satellite's
+/// slew times, then still becomes costs, which searches add exactly).
+fn scale_to_integers(raw: &RawTask, costs: &[f64]) -> Result<(Vec<Cost>, Cost), String> {
+    // Costs past this are no longer exact integers in an f64, and their
+    // sums along a plan would come near the u64 range.
+    const LARGEST: f64 = (1u64 << 53) as f64;
+    // Tolerance for the decimal value's binary rounding (18.17 * 100 is
+    // 1816.9999999999998), a few units in the last place of a double.
+    let integral = |c: f64| (c - c.round()).abs() <= 1e-9 + c.abs() * 1e-13;
+    let scale = (0..=MAX_COST_DECIMALS)
+        .map(|decimals| 10u64.pow(decimals))
+        .find(|&scale| costs.iter().all(|&c| integral(c * scale as f64)));
+    let Some(scale) = scale else {
+        let (op, cost) = raw
+            .operators
+            .iter()
+            .zip(costs)
+            .find(|&(_, &c)| !integral(c * 10f64.powi(MAX_COST_DECIMALS as i32)))
+            .expect("some cost has more decimals");
+        return Err(format!(
+            "{} has a cost with more than {MAX_COST_DECIMALS} decimal places ({cost})",
+            op.plan_line()
+        ));
+    };
+    costs
+        .iter()
+        .zip(&raw.operators)
+        .map(|(&cost, op)| {
+            let scaled = (cost * scale as f64).round();
+            if scaled < LARGEST {
+                Ok(scaled as Cost)
+            } else {
+                Err(format!("{} has too large a cost ({cost})", op.plan_line()))
+            }
+        })
+        .collect::<Result<_, _>>()
+        .map(|costs| (costs, scale))
 }
 
 /// Removes the operators whose unconditional numeric effects change one

@@ -43,7 +43,9 @@
 //! (`(total-cost)`, `(+ (* 2 (fuel-used)) (moves))`...) that operators
 //! only `increase` by state-independent amounts (constants and static
 //! functions, folded) becomes integer operator costs
-//! ([`task::CostModel::FromMetric`]); otherwise the fluents stay in the
+//! ([`task::CostModel::FromMetric`]; increments with decimals, up to
+//! [`task::MAX_COST_DECIMALS`] places, are scaled by a power of ten into
+//! integers); otherwise the fluents stay in the
 //! state and operators cost 1 ([`task::CostModel::NotOptimised`], with the
 //! reason). A metric using `total-time` is reported that way too rather
 //! than rejected: the actions are instantaneous, the task is still

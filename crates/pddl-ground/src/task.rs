@@ -315,14 +315,21 @@ pub enum CostModel {
     /// No metric: every operator costs 1.
     Unit,
     /// The metric minimises a sum of fluents that operators only increase
-    /// by state-independent non-negative integers; those increments are the
-    /// operator costs and the fluents were removed from the state.
-    /// `offset` is the metric value in the initial state.
+    /// by state-independent non-negative amounts with at most
+    /// [`MAX_COST_DECIMALS`] decimal places; those increments, times
+    /// `scale`, are the operator costs, and the fluents were removed from
+    /// the state. `offset` is the metric value in the initial state, so a
+    /// plan's metric value is `offset + cost / scale`.
     FromMetric {
         /// The metric's fluents, e.g. `total-cost`.
         fluents: Vec<String>,
         /// Value of the metric in the initial state.
         offset: f64,
+        /// Operator cost units per unit of the metric: 1 where every
+        /// increment is an integer, else the smallest power of ten that
+        /// makes every increment one (satellite's slews of 18.17 cost
+        /// 1 817 at scale 100), so that searches add integers exactly.
+        scale: Cost,
     },
     /// There is a metric, but it could not be turned into costs: operators
     /// cost 1 and the metric's fluents stay in the state.
@@ -330,6 +337,84 @@ pub enum CostModel {
         /// Why not, for the user.
         reason: String,
     },
+}
+
+/// Most decimal places an increment of the metric may have to become an
+/// operator cost (see [`CostModel::FromMetric`]).
+pub const MAX_COST_DECIMALS: u32 = 6;
+
+impl CostModel {
+    /// Operator cost units per unit of the metric (1 unless
+    /// [`CostModel::FromMetric`] scaled decimal increments).
+    pub fn scale(&self) -> Cost {
+        match self {
+            CostModel::FromMetric { scale, .. } => *scale,
+            CostModel::Unit | CostModel::NotOptimised { .. } => 1,
+        }
+    }
+
+    /// A cost (of a plan, a bound, a heuristic value) in units of the
+    /// metric.
+    pub fn in_metric_units(&self, cost: Cost) -> f64 {
+        cost as f64 / self.scale() as f64
+    }
+
+    /// The metric's value after a plan of cost `cost` when the metric
+    /// became operator costs (`offset + cost / scale`), `None` otherwise.
+    /// Summed in cost units where the offset is a whole number of them,
+    /// so that a decimal value is the double nearest to it (0.3, where
+    /// `0.1 + 0.2` gives 0.30000000000000004).
+    pub fn metric_value_of(&self, cost: Cost) -> Option<f64> {
+        let CostModel::FromMetric { offset, scale, .. } = self else {
+            return None;
+        };
+        let scale = *scale as f64;
+        let offset_units = offset * scale;
+        let whole_units = offset_units.round();
+        Some(
+            if (offset_units - whole_units).abs() <= 1e-9 * scale.max(offset_units.abs())
+                && whole_units.abs() < (1u64 << 53) as f64
+            {
+                (whole_units + cost as f64) / scale
+            } else {
+                offset + cost as f64 / scale
+            },
+        )
+    }
+
+    /// A cost shown in units of the metric, exactly: `1817` at scale 100
+    /// shows as `18.17`.
+    pub fn display_cost(&self, cost: Cost) -> CostDisplay {
+        CostDisplay {
+            cost,
+            scale: self.scale(),
+        }
+    }
+}
+
+/// A cost in units of the metric as exact decimal text (see
+/// [`CostModel::display_cost`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CostDisplay {
+    cost: Cost,
+    scale: Cost,
+}
+
+impl fmt::Display for CostDisplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let whole = self.cost / self.scale.max(1);
+        let mut fraction = self.cost % self.scale.max(1);
+        if fraction == 0 {
+            return write!(f, "{whole}");
+        }
+        // The scale is a power of ten: its digits after the leading 1.
+        let mut digits = self.scale.ilog10() as usize;
+        while fraction.is_multiple_of(10) {
+            fraction /= 10;
+            digits -= 1;
+        }
+        write!(f, "{whole}.{fraction:0digits$}")
+    }
 }
 
 /// The problem's metric, as a ground expression over fluent ids.
@@ -422,6 +507,38 @@ impl Task {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn costs_show_in_units_of_the_metric() {
+        let at = |scale| CostModel::FromMetric {
+            fluents: Vec::new(),
+            offset: 0.0,
+            scale,
+        };
+        let shown = |model: &CostModel, cost| model.display_cost(cost).to_string();
+        assert_eq!(shown(&CostModel::Unit, 1817), "1817");
+        assert_eq!(shown(&at(1), 0), "0");
+        assert_eq!(shown(&at(100), 1817), "18.17");
+        assert_eq!(shown(&at(100), 1810), "18.1");
+        assert_eq!(shown(&at(100), 1800), "18");
+        assert_eq!(shown(&at(100), 5), "0.05");
+        assert_eq!(shown(&at(100_000), 59_343_345), "593.43345");
+        assert_eq!(shown(&at(1_000_000), 1), "0.000001");
+        assert_eq!(at(100).in_metric_units(1817), 18.17);
+        let from = |offset, scale| CostModel::FromMetric {
+            fluents: Vec::new(),
+            offset,
+            scale,
+        };
+        assert_eq!(0.1 + 20.0 / 100.0, 0.30000000000000004);
+        assert_eq!(from(0.1, 100).metric_value_of(20), Some(0.3));
+        assert_eq!(from(2.0, 1).metric_value_of(3), Some(5.0));
+        assert_eq!(
+            from(1.0 / 3.0, 10).metric_value_of(5),
+            Some(1.0 / 3.0 + 0.5)
+        );
+        assert_eq!(CostModel::Unit.metric_value_of(3), None);
+    }
 
     #[test]
     fn a_name_reads_and_compares_as_its_string() {

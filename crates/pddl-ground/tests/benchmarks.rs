@@ -154,7 +154,8 @@ fn derived_and_numeric_benchmarks() {
         task.cost_model,
         CostModel::FromMetric {
             fluents: vec!["(recharges)".into()],
-            offset: 0.0
+            offset: 0.0,
+            scale: 1,
         }
     );
 }

@@ -255,7 +255,8 @@ fn numeric_fluents_static_functions_and_total_cost() {
         task.cost_model,
         CostModel::FromMetric {
             fluents: vec!["(total-cost)".into()],
-            offset: 0.0
+            offset: 0.0,
+            scale: 1,
         }
     );
     // The fuel condition compares with the folded constant distance.
@@ -275,14 +276,54 @@ fn no_metric_means_unit_costs() {
     assert_eq!(task.fluents.len(), 2);
 }
 
+/// Decimal increments become integer costs at the smallest power of ten
+/// that makes them all integers: 2.5 and 4 cost 25 and 40 at scale 10.
 #[test]
-fn non_integer_costs_fall_back_to_unit_costs() {
+fn decimal_costs_are_scaled_to_integers() {
     let task = ok(
         NUMERIC_DOMAIN,
         &numeric_problem("(:metric minimize (total-cost))", "2.5"),
     );
+    assert_eq!(
+        task.cost_model,
+        CostModel::FromMetric {
+            fluents: vec!["(total-cost)".into()],
+            offset: 0.0,
+            scale: 10,
+        }
+    );
+    assert_eq!(
+        task.operators.iter().map(|o| o.cost).collect::<Vec<_>>(),
+        [25, 40]
+    );
+    assert_eq!(task.cost_model.display_cost(65).to_string(), "6.5");
+    assert_eq!(task.cost_model.in_metric_units(65), 6.5);
+    // Binary rounding of the decimal (18.17 is 18.169999…) is no decimal
+    // place of its own.
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-cost))", "18.17"),
+    );
+    assert_eq!(task.cost_model.scale(), 100);
+    assert_eq!(task.operators[0].cost, 1817);
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-cost))", "0.000001"),
+    );
+    assert_eq!(task.cost_model.scale(), 1_000_000);
+    assert_eq!(task.operators[0].cost, 1);
+}
+
+#[test]
+fn costs_with_too_many_decimals_fall_back_to_unit_costs() {
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-cost))", "2.0000005"),
+    );
     match &task.cost_model {
-        CostModel::NotOptimised { reason } => assert!(reason.contains("non-integer"), "{reason}"),
+        CostModel::NotOptimised { reason } => {
+            assert!(reason.contains("more than 6 decimal places"), "{reason}")
+        }
         other => panic!("expected NotOptimised, got {other:?}"),
     }
     assert!(task.operators.iter().all(|o| o.cost == 1));

@@ -93,7 +93,7 @@ pub fn simulate(task: &Task, plan: &[OperatorId]) -> Result<SimulatedState, Simu
 }
 
 /// The value of the problem's metric at the end of the plan: `offset +
-/// cost` when the metric was compiled into operator costs, the metric
+/// cost / scale` when the metric was compiled into operator costs, the metric
 /// expression evaluated in the final state when it was not; `None` when
 /// the problem has no metric, the plan does not replay, or the value is
 /// undefined.
@@ -101,7 +101,7 @@ pub fn metric_value(task: &Task, plan: &Plan) -> Option<f64> {
     let metric = task.metric.as_ref()?;
     let end = simulate(task, &plan.operators).ok()?;
     match &task.cost_model {
-        CostModel::FromMetric { offset, .. } => Some(offset + plan.cost as f64),
+        CostModel::FromMetric { .. } => task.cost_model.metric_value_of(plan.cost),
         CostModel::Unit | CostModel::NotOptimised { .. } => metric.expr.eval(&end.fluents),
     }
 }
@@ -113,7 +113,7 @@ pub fn metric_value(task: &Task, plan: &Plan) -> Option<f64> {
 /// read at the end of the replay.
 pub fn found_plan_metric_value(task: &Task, plan: &Plan) -> Option<f64> {
     match (&task.metric, &task.cost_model) {
-        (Some(_), CostModel::FromMetric { offset, .. }) => Some(offset + plan.cost as f64),
+        (Some(_), CostModel::FromMetric { .. }) => task.cost_model.metric_value_of(plan.cost),
         _ => metric_value(task, plan),
     }
 }
@@ -144,9 +144,17 @@ mod tests {
         t.cost_model = CostModel::FromMetric {
             fluents: vec!["total-cost".into()],
             offset: 2.0,
+            scale: 1,
         };
         assert_eq!(metric_value(&t, &plan), Some(5.0), "offset + cost");
         assert_eq!(found_plan_metric_value(&t, &plan), Some(5.0));
+        t.cost_model = CostModel::FromMetric {
+            fluents: vec!["total-cost".into()],
+            offset: 2.0,
+            scale: 10,
+        };
+        assert_eq!(metric_value(&t, &plan), Some(2.3), "offset + cost / scale");
+        assert_eq!(found_plan_metric_value(&t, &plan), Some(2.3));
         t.metric = Some(GroundMetric {
             minimize: false,
             expr: NumExpr::Fluent(fuel),

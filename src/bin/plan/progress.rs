@@ -53,7 +53,8 @@ impl SearchObserver for ProgressPrinter {
             return;
         }
         // Both where A* knows both: a line for a new best h then shows
-        // what changed.
+        // what changed. They are the search's own values: operator cost
+        // units (see `CostModel::scale`) for f, the heuristic's units for h.
         let bound = match (p.best_f, p.best_h) {
             (Some(f), Some(h)) => format!("f = {f}, h = {h}"),
             (Some(f), None) => format!("f = {f}"),
@@ -76,7 +77,7 @@ impl SearchObserver for ProgressPrinter {
         self.show(&line, p.reason != ProgressReason::Periodic || secs >= 1.0);
     }
 
-    fn on_plan(&mut self, _: &Task, plan: &Plan) {
+    fn on_plan(&mut self, task: &Task, plan: &Plan) {
         if self.quiet {
             return;
         }
@@ -84,7 +85,7 @@ impl SearchObserver for ProgressPrinter {
         eprintln!(
             "found a plan: {} steps, cost {}",
             plan.operators.len(),
-            plan.cost
+            task.cost_model.display_cost(plan.cost)
         );
     }
 }

@@ -1,7 +1,7 @@
 //! `plan DOMAIN PROBLEM` / `plan solve`: find a plan and print it.
 
 use planner::exit;
-use planner::ground::task::CostModel;
+use planner::ground::task::{Cost, CostModel};
 use planner::input::InputError;
 use planner::load::LoadError;
 use planner::search::{Engine, Outcome, SearchOptions};
@@ -263,6 +263,7 @@ fn outcome_name(outcome: Outcome) -> &'static str {
 /// Statistics on stderr, after the search.
 fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
     let result = &solution.result;
+    let cost_model = &solution.task.cost_model;
     let stats = &result.statistics;
     if quiet {
         // One line, and only without a plan: why there is none and, where
@@ -274,8 +275,9 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
             }
             match result.lower_bound {
                 Some(bound) if bound > 0 => eprintln!(
-                    "{}: no plan costs less than {bound}",
-                    outcome_name(result.outcome)
+                    "{}: no plan costs less than {}",
+                    outcome_name(result.outcome),
+                    cost_model.display_cost(bound)
                 ),
                 _ => eprintln!("{}", outcome_name(result.outcome)),
             }
@@ -298,19 +300,24 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         (Some(plan), bound) => {
             let optimality = match bound {
                 _ if result.proven_optimal => ", optimal".to_string(),
-                Some(bound) if bound > 0 => format!(", no plan costs less than {bound}"),
+                Some(bound) if bound > 0 => format!(
+                    ", no plan costs less than {}",
+                    cost_model.display_cost(bound)
+                ),
                 _ => String::new(),
             };
             eprintln!(
                 "plan: {} steps, cost {}{optimality}",
                 plan.operators.len(),
-                plan.cost
+                cost_model.display_cost(plan.cost)
             );
             if let Some(value) = metric_value {
                 eprintln!("metric value: {value}");
             }
         }
-        (None, Some(bound)) if bound > 0 => eprintln!("no plan costs less than {bound}"),
+        (None, Some(bound)) if bound > 0 => {
+            eprintln!("no plan costs less than {}", cost_model.display_cost(bound))
+        }
         (None, _) => {}
     }
     if result.plan.is_none()
@@ -367,6 +374,15 @@ fn json_stopped_before_search(error: &SolveError, status: i32) -> Option<serde_j
     }))
 }
 
+/// A cost in units of the metric, as a JSON number: an integer where the
+/// operator costs are the metric's own units, else a decimal.
+fn json_cost(cost_model: &CostModel, cost: Cost) -> serde_json::Value {
+    match cost_model.scale() {
+        1 => cost.into(),
+        _ => cost_model.in_metric_units(cost).into(),
+    }
+}
+
 /// One JSON object describing the whole run; `"validated"` says what
 /// `--validate` found (null where it did not run or could not check).
 fn json_report(
@@ -380,10 +396,10 @@ fn json_report(
     serde_json::json!({
         "status": outcome_name(result.outcome),
         "plan": plan.map(|p| p.operators.iter().map(|&o| solution.task.operators[o as usize].plan_line()).collect::<Vec<_>>()),
-        "cost": plan.map(|p| p.cost),
+        "cost": plan.map(|p| json_cost(&solution.task.cost_model, p.cost)),
         "general_cost": solution.task.has_general_costs(),
         "optimal": result.proven_optimal,
-        "lower_bound": result.lower_bound,
+        "lower_bound": result.lower_bound.map(|bound| json_cost(&solution.task.cost_model, bound)),
         "metric_value": metric_value,
         "expanded": stats.expanded,
         "generated": stats.generated,

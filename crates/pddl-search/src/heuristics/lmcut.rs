@@ -114,7 +114,7 @@ impl LmCut {
         let base_cost: Vec<Cost> = task
             .operators
             .iter()
-            .map(|o| cost_type.adjust(o.cost))
+            .map(|o| cost_type.adjust(o.cost, task.cost_model.scale()))
             .collect();
         let pieces = Adjacency::build(
             base_cost.len(),

@@ -50,18 +50,21 @@ use crate::state::{StateView, has_fact, true_facts};
 pub enum CostType {
     /// The operators' real costs (for A*).
     Real,
-    /// Real cost plus one, so that zero-cost operators are not free.
+    /// Real cost plus one unit of the metric, so that zero-cost operators
+    /// are not free.
     PlusOne,
     /// Every operator costs 1 (plan length; what greedy search uses).
     Unit,
 }
 
 impl CostType {
-    /// The cost a heuristic sees for an operator of real cost `cost`.
-    pub fn adjust(self, cost: Cost) -> Cost {
+    /// The cost a heuristic sees for an operator of real cost `cost`, in
+    /// a task of `scale` cost units per unit of the metric
+    /// ([`pddl_ground::task::CostModel::scale`]).
+    pub fn adjust(self, cost: Cost, scale: Cost) -> Cost {
         match self {
             CostType::Real => cost,
-            CostType::PlusOne => cost.saturating_add(1),
+            CostType::PlusOne => cost.saturating_add(scale),
             CostType::Unit => 1,
         }
     }
@@ -250,7 +253,7 @@ impl RelaxedTask {
         let (mut pre, mut eff) = (Vec::new(), Vec::new());
         let mut changes = Vec::new();
         for (i, op) in task.operators.iter().enumerate() {
-            let cost = cost_type.adjust(op.cost);
+            let cost = cost_type.adjust(op.cost, task.cost_model.scale());
             let mut base: Vec<u32> = op.precondition.pos.iter().copied().filter(valid).collect();
             base.extend_from_slice(&op_pre[i]);
             if numeric {
