@@ -132,6 +132,7 @@ impl LmCut {
                 }
             }
         }
+        let queue = CostQueue::for_costs(base_cost.iter().copied().max().unwrap_or(0));
         LmCut {
             free_achievers: base_free_achievers.clone(),
             base_free_achievers,
@@ -143,7 +144,7 @@ impl LmCut {
             unsatisfied: vec![0; ops],
             supporter: vec![0; ops],
             supporter_cost: vec![0; ops],
-            queue: CostQueue::default(),
+            queue,
             mark: vec![0; props],
             round: 0,
             stack: Vec::new(),

@@ -528,7 +528,7 @@ impl Exploration {
             compact: false,
             op_state: op_state_init.clone(),
             op_state_init,
-            queue: CostQueue::default(),
+            queue: CostQueue::for_costs(rt.ops.iter().map(|op| op.cost).max().unwrap_or(0)),
         }
     }
 
@@ -839,32 +839,70 @@ const MAX_BUCKET_KEY: Cost = 1 << 16;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CostQueue {
     buckets: Vec<Vec<u32>>,
+    /// No bucket below it holds entries.
     current: usize,
     in_buckets: usize,
     heap: BinaryHeap<Reverse<(Cost, u32)>>,
     use_heap: bool,
+    /// Whether every run starts with the heap (see
+    /// [`CostQueue::for_costs`]).
+    heap_from_start: bool,
 }
 
+/// Operators costlier than this make a queue start with the heap: a few
+/// dozen of them add up past [`MAX_BUCKET_KEY`], and their sparse keys
+/// would leave the buckets mostly empty.
+const LARGE_OPERATOR_COST: Cost = MAX_BUCKET_KEY / 64;
+
 impl CostQueue {
-    pub(crate) fn clear(&mut self) {
-        for b in &mut self.buckets {
-            b.clear();
+    /// A queue for propagating operator costs up to `largest`: buckets
+    /// first, switching to the heap if a key passes [`MAX_BUCKET_KEY`],
+    /// or the heap from the start where `largest` is past
+    /// [`LARGE_OPERATOR_COST`] (parcprinter's costs of hundreds of
+    /// thousands; each run moved its buckets to the heap before, and
+    /// took seven times the instructions). Decided by the task alone, so
+    /// that equal costs pop in the same order in every run, whichever
+    /// states a heuristic's copy evaluated before.
+    pub(crate) fn for_costs(largest: Cost) -> CostQueue {
+        let heap_from_start = largest > LARGE_OPERATOR_COST;
+        CostQueue {
+            use_heap: heap_from_start,
+            heap_from_start,
+            ..CostQueue::default()
         }
-        self.current = 0;
+    }
+
+    /// Calls `take(key, entries)` on each bucket that holds entries, in
+    /// order, and empties it. Only the buckets from `current` on until
+    /// `in_buckets` entries are seen, not the whole vector, which keeps
+    /// the length of the largest key ever pushed (up to 65 537 buckets,
+    /// walked through in every evaluation before).
+    fn empty_buckets(&mut self, mut take: impl FnMut(Cost, &[u32])) {
+        let mut left = self.in_buckets;
+        let mut k = self.current;
+        while left > 0 {
+            let bucket = &mut self.buckets[k];
+            take(k as Cost, bucket);
+            left -= bucket.len();
+            bucket.clear();
+            k += 1;
+        }
         self.in_buckets = 0;
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.empty_buckets(|_, _| {});
+        self.current = 0;
         self.heap.clear();
-        self.use_heap = false;
+        self.use_heap = self.heap_from_start;
     }
 
     #[cold]
     fn switch_to_heap(&mut self) {
         self.use_heap = true;
-        for (k, bucket) in self.buckets.iter_mut().enumerate() {
-            for q in bucket.drain(..) {
-                self.heap.push(Reverse((k as Cost, q)));
-            }
-        }
-        self.in_buckets = 0;
+        let mut heap = std::mem::take(&mut self.heap);
+        self.empty_buckets(|k, entries| heap.extend(entries.iter().map(|&q| Reverse((k, q)))));
+        self.heap = heap;
     }
 
     #[inline]
@@ -919,7 +957,34 @@ mod queue_tests {
         assert_eq!(q.pop(), Some((MAX_BUCKET_KEY + 5, 3)));
         assert_eq!(q.pop(), None);
         q.clear();
+        assert!(!q.use_heap, "each run starts with buckets");
         q.push(0, 7);
         assert_eq!(q.pop(), Some((0, 7)));
+        let mut q = CostQueue::for_costs(LARGE_OPERATOR_COST + 1);
+        q.clear();
+        assert!(q.use_heap);
+        q.push(4, 8);
+        q.push(2, 9);
+        assert_eq!(q.pop(), Some((2, 9)));
+        assert_eq!(q.pop(), Some((4, 8)));
+        assert_eq!(q.pop(), None);
+        assert!(!CostQueue::for_costs(LARGE_OPERATOR_COST).use_heap);
+    }
+
+    #[test]
+    fn cost_queue_clears_the_buckets_it_used() {
+        let mut q = CostQueue::default();
+        q.push(9, 1);
+        q.push(3, 2);
+        assert_eq!(q.pop(), Some((3, 2)));
+        q.clear();
+        q.push(5, 3);
+        assert_eq!(q.pop(), Some((5, 3)));
+        assert_eq!(q.pop(), None, "the entry at 9 was cleared");
+        q.push(12, 4);
+        q.push(MAX_BUCKET_KEY + 1, 5);
+        assert_eq!(q.pop(), Some((12, 4)));
+        assert_eq!(q.pop(), Some((MAX_BUCKET_KEY + 1, 5)));
+        assert_eq!(q.pop(), None);
     }
 }
