@@ -132,7 +132,6 @@ impl LmCut {
                 }
             }
         }
-        let queue = CostQueue::for_costs(base_cost.iter().copied().max().unwrap_or(0));
         LmCut {
             free_achievers: base_free_achievers.clone(),
             base_free_achievers,
@@ -144,7 +143,7 @@ impl LmCut {
             unsatisfied: vec![0; ops],
             supporter: vec![0; ops],
             supporter_cost: vec![0; ops],
-            queue,
+            queue: CostQueue::default(),
             mark: vec![0; props],
             round: 0,
             stack: Vec::new(),
