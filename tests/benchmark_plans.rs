@@ -91,6 +91,20 @@ fn solve_and_validate(domain: &Path, problem: &Path, options: &SearchOptions) ->
         options.heuristic,
         report.to_text(false)
     );
+    // A metric compiled into operator costs (decimals scaled, `total-time`
+    // a cost per step) has the value the validator computes on the lifted
+    // model, up to the rounding of its decimal sums.
+    if let (Some(expected), Some(metric)) = (
+        solution.task.cost_model.metric_value_of(plan.cost),
+        report.metric.as_ref(),
+    ) {
+        assert!(
+            (metric.value - expected).abs() <= 1e-9 * expected.abs().max(1.0),
+            "{}: the validator's metric value {} against {expected} from the plan's cost",
+            problem.display(),
+            metric.value
+        );
+    }
     Some(plan.cost)
 }
 

@@ -4,7 +4,7 @@
 
 use hashbrown::HashMap;
 
-use crate::instantiate::{MetricInfo, RawTask, tidy};
+use crate::instantiate::{LinearMetric, MetricInfo, RawTask, tidy};
 use crate::normalize::Model;
 use crate::relevance::drop_irrelevant;
 use crate::task::{
@@ -202,10 +202,13 @@ fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
                 op.cost = cost;
                 op.numeric.retain(|n| !is_cost[n.fluent as usize]);
             }
-            let names = fluents
+            let mut names: Vec<String> = fluents
                 .iter()
                 .map(|&f| raw.fluents[f as usize].to_string())
                 .collect();
+            if info.linear.as_ref().is_ok_and(|l| l.per_step != 0.0) {
+                names.push("(total-time)".into());
+            }
             (
                 CostModel::FromMetric {
                     fluents: names,
@@ -238,7 +241,14 @@ fn costs_from_metric(
     if !info.minimize {
         return Err("the metric is maximised".into());
     }
-    let (terms, constant) = info.linear.clone()?;
+    let LinearMetric {
+        terms,
+        constant,
+        per_step,
+    } = info.linear.clone()?;
+    if per_step < 0.0 {
+        return Err("the metric decreases with `total-time`".into());
+    }
     let mut weights = vec![0.0f64; raw.fluents.len()];
     for (f, w) in terms {
         weights[f as usize] += w;
@@ -270,7 +280,8 @@ fn costs_from_metric(
     }
     let mut costs = Vec::with_capacity(raw.operators.len());
     for op in &raw.operators {
-        let mut cost = 0.0;
+        // Each step adds one to `total-time`.
+        let mut cost = per_step;
         for n in &op.numeric {
             let w = weights[n.fluent as usize];
             if w == 0.0 {

@@ -36,10 +36,20 @@ pub(crate) enum G {
 #[derive(Clone, Debug)]
 pub(crate) struct MetricInfo {
     pub minimize: bool,
-    /// The metric as `constant + Σ weight·fluent`, or why it is not of that form.
-    pub linear: Result<(Vec<(FluentId, f64)>, f64), String>,
+    /// The metric as a weighted sum, or why it is not of that form.
+    pub linear: Result<LinearMetric, String>,
     /// The ground expression; `None` when it uses `total-time`.
     pub expr: Option<NumExpr>,
+}
+
+/// A metric of the form `constant + Σ weight·fluent + per_step·total-time`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LinearMetric {
+    pub terms: Vec<(FluentId, f64)>,
+    pub constant: f64,
+    /// The weight of `total-time`, which for a sequence of instantaneous
+    /// actions is the number of steps (as the validator and VAL count it).
+    pub per_step: f64,
 }
 
 /// Ground task over provisional fact ids, before compaction.
@@ -1103,30 +1113,25 @@ pub(crate) fn instantiate(
     })
 }
 
-/// The metric as `Σ weight·fluent + constant`, folding static functions.
-fn linear(e: &LExpr, gr: &mut Grounder) -> Result<(Vec<(FluentId, f64)>, f64), String> {
-    fn go(
-        e: &LExpr,
-        gr: &mut Grounder,
-        scale: f64,
-        terms: &mut Vec<(FluentId, f64)>,
-        constant: &mut f64,
-    ) -> Result<(), String> {
+/// The metric as a weighted sum of fluents and `total-time`, folding
+/// static functions.
+fn linear(e: &LExpr, gr: &mut Grounder) -> Result<LinearMetric, String> {
+    fn go(e: &LExpr, gr: &mut Grounder, scale: f64, sum: &mut LinearMetric) -> Result<(), String> {
         match e {
-            LExpr::Const(c) => *constant += scale * c,
+            LExpr::Const(c) => sum.constant += scale * c,
             LExpr::Fluent(f, args) => match gr.fluent(*f, args, &[]) {
-                NumExpr::Const(c) => *constant += scale * c,
-                NumExpr::Fluent(id) => terms.push((id, scale)),
+                NumExpr::Const(c) => sum.constant += scale * c,
+                NumExpr::Fluent(id) => sum.terms.push((id, scale)),
                 _ => return Err("the metric is not a weighted sum of fluents".into()),
             },
-            LExpr::Neg(a) => go(a, gr, -scale, terms, constant)?,
+            LExpr::Neg(a) => go(a, gr, -scale, sum)?,
             LExpr::Bin(BinaryOp::Add, a, b) => {
-                go(a, gr, scale, terms, constant)?;
-                go(b, gr, scale, terms, constant)?;
+                go(a, gr, scale, sum)?;
+                go(b, gr, scale, sum)?;
             }
             LExpr::Bin(BinaryOp::Sub, a, b) => {
-                go(a, gr, scale, terms, constant)?;
-                go(b, gr, -scale, terms, constant)?;
+                go(a, gr, scale, sum)?;
+                go(b, gr, -scale, sum)?;
             }
             LExpr::Bin(op @ (BinaryOp::Mul | BinaryOp::Div), a, b) => {
                 let as_const = |x: &LExpr, gr: &mut Grounder| match gr.expr(x, &[]) {
@@ -1134,20 +1139,19 @@ fn linear(e: &LExpr, gr: &mut Grounder) -> Result<(Vec<(FluentId, f64)>, f64), S
                     _ => None,
                 };
                 match (op, as_const(a, gr), as_const(b, gr)) {
-                    (BinaryOp::Mul, Some(c), _) => go(b, gr, scale * c, terms, constant)?,
-                    (BinaryOp::Mul, None, Some(c)) => go(a, gr, scale * c, terms, constant)?,
-                    (BinaryOp::Div, _, Some(c)) if c != 0.0 => go(a, gr, scale / c, terms, constant)?,
+                    (BinaryOp::Mul, Some(c), _) => go(b, gr, scale * c, sum)?,
+                    (BinaryOp::Mul, None, Some(c)) => go(a, gr, scale * c, sum)?,
+                    (BinaryOp::Div, _, Some(c)) if c != 0.0 => go(a, gr, scale / c, sum)?,
                     _ => return Err("the metric is not a weighted sum of fluents".into()),
                 }
             }
-            LExpr::TotalTime(_) => return Err("the metric uses `total-time`, which has no meaning for these instantaneous actions".into()),
+            LExpr::TotalTime(_) => sum.per_step += scale,
         }
         Ok(())
     }
-    let mut terms = Vec::new();
-    let mut constant = 0.0;
-    go(e, gr, 1.0, &mut terms, &mut constant)?;
-    Ok((terms, constant))
+    let mut sum = LinearMetric::default();
+    go(e, gr, 1.0, &mut sum)?;
+    Ok(sum)
 }
 
 #[cfg(test)]

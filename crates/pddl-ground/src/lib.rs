@@ -47,10 +47,11 @@
 //! [`task::MAX_COST_DECIMALS`] places, are scaled by a power of ten into
 //! integers); otherwise the fluents stay in the
 //! state and operators cost 1 ([`task::CostModel::NotOptimised`], with the
-//! reason). A metric using `total-time` is reported that way too rather
-//! than rejected: the actions are instantaneous, the task is still
-//! solvable, only the metric is not optimised (and the task has no
-//! [`task::GroundMetric`]).
+//! reason). `total-time` in a metric counts the plan's steps (the actions
+//! are instantaneous, one after the other, as the validator and VAL time
+//! them), so a weighted sum with it adds its weight to every operator's
+//! cost; a metric with `total-time` that cannot become costs has no
+//! [`task::GroundMetric`] (the validator evaluates it).
 //!
 //! Limits: [`GroundOptions::max_operators`] and
 //! [`GroundOptions::max_facts`] stop grounding with an error before memory

@@ -315,13 +315,16 @@ pub enum CostModel {
     /// No metric: every operator costs 1.
     Unit,
     /// The metric minimises a sum of fluents that operators only increase
-    /// by state-independent non-negative amounts with at most
+    /// (and of `total-time`, one per step) by state-independent
+    /// non-negative amounts with at most
     /// [`MAX_COST_DECIMALS`] decimal places; those increments, times
     /// `scale`, are the operator costs, and the fluents were removed from
     /// the state. `offset` is the metric value in the initial state, so a
     /// plan's metric value is `offset + cost / scale`.
     FromMetric {
-        /// The metric's fluents, e.g. `total-cost`.
+        /// The metric's fluents, e.g. `total-cost`, and `(total-time)`
+        /// where the metric counts it (each step adds one: the actions are
+        /// instantaneous, one after the other).
         fluents: Vec<String>,
         /// Value of the metric in the initial state.
         offset: f64,

@@ -331,16 +331,49 @@ fn costs_with_too_many_decimals_fall_back_to_unit_costs() {
     assert!(task.metric.is_some());
 }
 
+/// `total-time` counts steps: its weight is added to every operator's
+/// cost (moves of 3 and 4, plus 2 per step).
 #[test]
-fn total_time_metric_is_not_optimised() {
+fn total_time_in_a_metric_costs_its_weight_per_step() {
     let task = ok(
         NUMERIC_DOMAIN,
-        &numeric_problem("(:metric minimize (+ (total-time) (total-cost)))", "3"),
+        &numeric_problem(
+            "(:metric minimize (+ (* 2 (total-time)) (total-cost)))",
+            "3",
+        ),
+    );
+    assert_eq!(
+        task.cost_model,
+        CostModel::FromMetric {
+            fluents: vec!["(total-cost)".into(), "(total-time)".into()],
+            offset: 0.0,
+            scale: 1,
+        }
+    );
+    assert_eq!(
+        task.operators.iter().map(|o| o.cost).collect::<Vec<_>>(),
+        [5, 6]
+    );
+    // Alone, it is the plan's length.
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-time))", "3"),
+    );
+    assert!(task.operators.iter().all(|o| o.cost == 1));
+    assert!(matches!(task.cost_model, CostModel::FromMetric { .. }));
+}
+
+#[test]
+fn a_metric_decreasing_with_total_time_is_not_optimised() {
+    let task = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (- (total-cost) (total-time)))", "3"),
     );
     match &task.cost_model {
         CostModel::NotOptimised { reason } => assert!(reason.contains("total-time"), "{reason}"),
         other => panic!("expected NotOptimised, got {other:?}"),
     }
+    // The validator evaluates such a metric; the ground task cannot.
     assert!(task.metric.is_none());
 }
 
