@@ -334,15 +334,18 @@ fn scale_to_integers(raw: &RawTask, costs: &[f64]) -> Result<(Vec<Cost>, Cost), 
         .map(|decimals| 10u64.pow(decimals))
         .find(|&scale| costs.iter().all(|&c| integral(c * scale as f64)));
     let Some(scale) = scale else {
-        let (op, cost) = raw
+        // The largest scale failed: some cost fails at it.
+        let finest = 10f64.powi(MAX_COST_DECIMALS as i32);
+        let offender = raw
             .operators
             .iter()
             .zip(costs)
-            .find(|&(_, &c)| !integral(c * 10f64.powi(MAX_COST_DECIMALS as i32)))
-            .expect("some cost has more decimals");
+            .find(|&(_, &c)| !integral(c * finest))
+            .map_or_else(String::new, |(op, cost)| {
+                format!("{} has a cost ({cost}) ", op.plan_line())
+            });
         return Err(format!(
-            "{} has a cost with more than {MAX_COST_DECIMALS} decimal places ({cost})",
-            op.plan_line()
+            "{offender}with more than {MAX_COST_DECIMALS} decimal places"
         ));
     };
     costs
