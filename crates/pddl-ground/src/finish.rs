@@ -194,7 +194,13 @@ fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
         return (CostModel::Unit, None);
     };
     match costs_from_metric(raw, &info) {
-        Ok((costs, scale, fluents, offset)) => {
+        Ok(MetricCosts {
+            costs,
+            scale,
+            fluents,
+            counts_steps,
+            offset,
+        }) => {
             let is_cost: Vec<bool> = (0..raw.fluents.len() as FluentId)
                 .map(|f| fluents.contains(&f))
                 .collect();
@@ -206,7 +212,7 @@ fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
                 .iter()
                 .map(|&f| raw.fluents[f as usize].to_string())
                 .collect();
-            if info.linear.as_ref().is_ok_and(|l| l.per_step != 0.0) {
+            if counts_steps {
                 names.push("(total-time)".into());
             }
             (
@@ -231,13 +237,21 @@ fn cost_model(raw: &mut RawTask) -> (CostModel, Option<GroundMetric>) {
     }
 }
 
-/// Operator costs and their scale (see [`CostModel::FromMetric`]), the
-/// cost fluents and the initial metric value, or why the metric cannot
-/// become operator costs.
-fn costs_from_metric(
-    raw: &RawTask,
-    info: &MetricInfo,
-) -> Result<(Vec<Cost>, Cost, Vec<FluentId>, f64), String> {
+/// A metric turned into operator costs (see [`CostModel::FromMetric`]).
+struct MetricCosts {
+    /// Per operator, in units of `scale`.
+    costs: Vec<Cost>,
+    scale: Cost,
+    /// The fluents the costs replace.
+    fluents: Vec<FluentId>,
+    /// Whether `total-time` counts (each step costs its weight).
+    counts_steps: bool,
+    /// The metric's value in the initial state.
+    offset: f64,
+}
+
+/// The metric as operator costs, or why it cannot become them.
+fn costs_from_metric(raw: &RawTask, info: &MetricInfo) -> Result<MetricCosts, String> {
     if !info.minimize {
         return Err("the metric is maximised".into());
     }
@@ -316,7 +330,13 @@ fn costs_from_metric(
         costs.push(cost);
     }
     let (costs, scale) = scale_to_integers(raw, &costs)?;
-    Ok((costs, scale, fluents, offset))
+    Ok(MetricCosts {
+        costs,
+        scale,
+        fluents,
+        counts_steps: per_step != 0.0,
+        offset,
+    })
 }
 
 /// The operator costs as integers, in units of the returned scale: the

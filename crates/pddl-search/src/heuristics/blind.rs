@@ -19,7 +19,7 @@ impl<'t> Blind<'t> {
         let min_cost = task
             .operators
             .iter()
-            .map(|o| cost_type.adjust(o.cost, task.cost_model.scale()))
+            .map(|o| cost_type.operator_cost(task, o))
             .min()
             .unwrap_or(0);
         Blind {

@@ -114,7 +114,7 @@ impl LmCut {
         let base_cost: Vec<Cost> = task
             .operators
             .iter()
-            .map(|o| cost_type.adjust(o.cost, task.cost_model.scale()))
+            .map(|o| cost_type.operator_cost(task, o))
             .collect();
         let pieces = Adjacency::build(
             base_cost.len(),

@@ -40,7 +40,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use pddl_ground::Task;
-use pddl_ground::task::{Cost, FactId, OperatorId};
+use pddl_ground::task::{Cost, FactId, Operator, OperatorId};
 
 use super::numeric::NumericRelaxation;
 use crate::state::{StateView, has_fact, true_facts};
@@ -58,13 +58,12 @@ pub enum CostType {
 }
 
 impl CostType {
-    /// The cost a heuristic sees for an operator of real cost `cost`, in
-    /// a task of `scale` cost units per unit of the metric
-    /// ([`pddl_ground::task::CostModel::scale`]).
-    pub fn adjust(self, cost: Cost, scale: Cost) -> Cost {
+    /// The cost a heuristic sees for operator `op` of `task` (one unit of
+    /// the metric is [`pddl_ground::task::CostModel::scale`] cost units).
+    pub fn operator_cost(self, task: &Task, op: &Operator) -> Cost {
         match self {
-            CostType::Real => cost,
-            CostType::PlusOne => cost.saturating_add(scale),
+            CostType::Real => op.cost,
+            CostType::PlusOne => op.cost.saturating_add(task.cost_model.scale()),
             CostType::Unit => 1,
         }
     }
@@ -253,7 +252,7 @@ impl RelaxedTask {
         let (mut pre, mut eff) = (Vec::new(), Vec::new());
         let mut changes = Vec::new();
         for (i, op) in task.operators.iter().enumerate() {
-            let cost = cost_type.adjust(op.cost, task.cost_model.scale());
+            let cost = cost_type.operator_cost(task, op);
             let mut base: Vec<u32> = op.precondition.pos.iter().copied().filter(valid).collect();
             base.extend_from_slice(&op_pre[i]);
             if numeric {
@@ -894,9 +893,6 @@ impl CostQueue {
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<(Cost, u32)> {
         if self.in_buckets == 0 {
-            if self.heap.is_empty() {
-                return None;
-            }
             return self.pop_from_heap();
         }
         while self.buckets[self.current].is_empty() {

@@ -417,7 +417,7 @@ fn abstract_operators(
     let mut operators = Vec::new();
     let mut costly_writers = Vec::new();
     for (o, op) in task.operators.iter().enumerate() {
-        if cost_type.adjust(op.cost, task.cost_model.scale()) > 0
+        if cost_type.operator_cost(task, op) > 0
             && (writes(&op.add)
                 || writes(&op.del)
                 || op
@@ -504,7 +504,7 @@ fn abstract_operators(
         };
         operators.push(AbstractOperator {
             precondition,
-            cost: cost_type.adjust(op.cost, task.cost_model.scale()),
+            cost: cost_type.operator_cost(task, op),
             effects,
             touched,
             effects_by_value,
