@@ -706,6 +706,19 @@ fn decimal_increments_are_optimised_and_shown_in_the_metrics_units() {
     );
     let (status, stdout, stderr) = run(&["validate", domain, problem, plan_file.to_str().unwrap()]);
     assert_eq!(status, Some(0), "{stdout}{stderr}");
+    // The validator sums the lengths as binary fractions (3.8500000000000005);
+    // its JSON report drops that noise.
+    let (status, stdout, stderr) = run(&[
+        "validate",
+        "--json",
+        domain,
+        problem,
+        plan_file.to_str().unwrap(),
+    ]);
+    assert_eq!(status, Some(0), "{stdout}{stderr}");
+    let report = &json(&stdout)["plans"][0];
+    assert_eq!(report["metric"]["value"].as_f64(), Some(3.85), "{stdout}");
+    assert_eq!(report["cost"].as_f64(), Some(3.85), "{stdout}");
 }
 
 /// A reader that stops reading (`plan … | head`) ends `plan` by SIGPIPE,

@@ -159,9 +159,32 @@ pub fn format_number(n: f64) -> String {
     }
 }
 
+/// A number for machines (the JSON reports): rounded to 15 significant
+/// digits, as many as every `f64` holds exactly (C's `DBL_DIG`), so that a
+/// sum of binary fractions such as 251.19799999999998 reads 251.198, the
+/// value the plan's costs add up to, while every integer below 10^15 and
+/// every decimal the input wrote keep all their digits.
+pub(crate) fn json_number(n: f64) -> f64 {
+    if !n.is_finite() {
+        return n;
+    }
+    format!("{n:.14e}").parse().unwrap_or(n)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::format_number;
+    use super::{format_number, json_number};
+
+    #[test]
+    fn json_numbers_lose_float_noise_and_nothing_else() {
+        assert_eq!(json_number(251.19799999999998), 251.198);
+        assert_eq!(json_number(0.1 + 0.2), 0.3);
+        assert_eq!(json_number(999_999_999_999_999.0), 999_999_999_999_999.0);
+        assert_eq!(json_number(593.43345), 593.43345);
+        assert_eq!(json_number(-2.5e-7), -2.5e-7);
+        assert_eq!(json_number(1e300), 1e300);
+        assert!(json_number(f64::NAN).is_nan());
+    }
 
     #[test]
     fn numbers_read_as_people_write_them() {

@@ -1,7 +1,7 @@
 //! The outcome of validating one plan, for people (VAL-style text) and
 //! for machines (JSON).
 
-use crate::render::format_number;
+use crate::render::{format_number, json_number};
 use pddl_syntax::ast::Optimization;
 use serde_json::{Value, json};
 use std::fmt::Write;
@@ -244,7 +244,10 @@ impl Report {
         out
     }
 
-    /// The same content as [`Report::to_text`] as a JSON value.
+    /// The same content as [`Report::to_text`] as a JSON value. Numbers
+    /// keep 15 significant digits, which drops the noise of summing binary
+    /// fractions (251.19799999999998 reads 251.198) and nothing an input
+    /// wrote.
     pub fn to_json(&self) -> Value {
         let failure = self.failure.as_ref().map(|f| {
             json!({
@@ -263,7 +266,7 @@ impl Report {
                     Optimization::Minimize => "minimize",
                     Optimization::Maximize => "maximize",
                 },
-                "value": m.value,
+                "value": json_number(m.value),
             })
         });
         let trace: Vec<Value> = self
@@ -275,7 +278,7 @@ impl Report {
                     "text": s.text,
                     "added": s.added,
                     "deleted": s.deleted,
-                    "fluents": s.fluents.iter().map(|c| json!({"fluent": c.fluent, "old": c.old, "new": c.new})).collect::<Vec<_>>(),
+                    "fluents": s.fluents.iter().map(|c| json!({"fluent": c.fluent, "old": c.old.map(json_number), "new": json_number(c.new)})).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -285,8 +288,8 @@ impl Report {
             "steps_executed": self.steps_executed,
             "failure": failure,
             "metric": metric,
-            "cost": self.cost(),
-            "claimed_cost": self.claimed_cost,
+            "cost": self.cost().map(json_number),
+            "claimed_cost": self.claimed_cost.map(json_number),
             "trace": trace,
         })
     }

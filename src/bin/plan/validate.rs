@@ -35,7 +35,8 @@ pub struct ValidateArgs {
     /// Print each step's added, deleted and changed facts and fluents.
     #[arg(short, long)]
     pub verbose: bool,
-    /// Print a JSON report on standard output instead of text.
+    /// Print a JSON report on standard output instead of text (numbers with
+    /// 15 significant digits, without the noise of summing binary fractions).
     #[arg(long)]
     pub json: bool,
     /// Refuse (exit status 6) a file whose parse would take more than this
