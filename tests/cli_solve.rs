@@ -696,6 +696,9 @@ fn decimal_increments_are_optimised_and_shown_in_the_metrics_units() {
     assert!(
         stderr.contains("found a plan: 3 steps, cost 3.35\n")
             && stderr.contains("plan: 3 steps, cost 3.35, optimal\n")
+            // A*'s progress, in the metric's units too (not 335).
+            && stderr.contains("] f = 3.35, h = 3.35  ")
+            && stderr.contains("] f = 3.35, h = 2.3  ")
             && !stderr.contains("not optimised"),
         "{stderr}"
     );

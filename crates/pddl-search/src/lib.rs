@@ -74,6 +74,7 @@ pub fn search(
     cancel: &AtomicBool,
     observer: &mut dyn SearchObserver,
 ) -> SearchResult {
+    observer.on_start(task);
     let mut monitor = Monitor::new(
         options.time_limit,
         options.memory_limit_bytes,

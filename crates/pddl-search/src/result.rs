@@ -120,8 +120,14 @@ pub struct Progress {
     pub evaluated: u64,
     /// Lowest heuristic value seen.
     pub best_h: Option<Cost>,
-    /// Current `f` layer (A* and weighted A*).
+    /// Current `f` layer (A* and weighted A*), in operator cost units
+    /// (see `CostModel::scale`).
     pub best_f: Option<Cost>,
+    /// Whether `best_h` estimates costs, in operator cost units (A*,
+    /// weighted A*, the improvement restarts, whose heuristic adds one
+    /// unit of the metric per operator), rather than plan steps (greedy
+    /// search).
+    pub h_counts_costs: bool,
     /// Time since the search started.
     pub elapsed: Duration,
     /// Distinct states registered.
@@ -134,6 +140,12 @@ pub struct Progress {
 
 /// Receives reports from a running search; the library itself never prints.
 pub trait SearchObserver {
+    /// Called once as the search starts, with the task it searches: its
+    /// `cost_model` shows the reports' costs in the metric's units
+    /// ([`CostModel::display_cost`](pddl_ground::task::CostModel::display_cost)).
+    fn on_start(&mut self, task: &Task) {
+        let _ = task;
+    }
     /// Called on a new best h, a new f layer, and about every second.
     fn on_progress(&mut self, progress: &Progress) {
         let _ = progress;

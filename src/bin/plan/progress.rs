@@ -2,6 +2,7 @@
 //! solve`.
 
 use planner::ground::Task;
+use planner::ground::task::CostModel;
 use planner::search::{Plan, Progress, ProgressReason, SearchObserver};
 use std::io::{IsTerminal, Write};
 
@@ -9,6 +10,8 @@ use std::io::{IsTerminal, Write};
 /// plain lines otherwise.
 pub struct ProgressPrinter {
     quiet: bool,
+    /// The searched task's, to show A*'s f and h in the metric's units.
+    cost_model: Option<CostModel>,
     live: bool,
     line_open: bool,
 }
@@ -17,6 +20,7 @@ impl ProgressPrinter {
     pub fn new(quiet: bool) -> ProgressPrinter {
         ProgressPrinter {
             quiet,
+            cost_model: None,
             live: std::io::stderr().is_terminal(),
             line_open: false,
         }
@@ -48,17 +52,32 @@ impl ProgressPrinter {
 }
 
 impl SearchObserver for ProgressPrinter {
+    fn on_start(&mut self, task: &Task) {
+        self.cost_model = Some(task.cost_model.clone());
+    }
+
     fn on_progress(&mut self, p: &Progress) {
         if self.quiet {
             return;
         }
         // Both where A* knows both: a line for a new best h then shows
-        // what changed. They are the search's own values: operator cost
-        // units (see `CostModel::scale`) for f, the heuristic's units for h.
+        // what changed. Costs are shown in the metric's units, as the
+        // plan's cost is; greedy search's h counts steps.
+        let in_metric_units = |cost| match &self.cost_model {
+            Some(model) => model.display_cost(cost).to_string(),
+            None => cost.to_string(),
+        };
+        let h_text = |h| {
+            if p.h_counts_costs {
+                in_metric_units(h)
+            } else {
+                h.to_string()
+            }
+        };
         let bound = match (p.best_f, p.best_h) {
-            (Some(f), Some(h)) => format!("f = {f}, h = {h}"),
-            (Some(f), None) => format!("f = {f}"),
-            (None, Some(h)) => format!("h = {h}"),
+            (Some(f), Some(h)) => format!("f = {}, h = {}", in_metric_units(f), h_text(h)),
+            (Some(f), None) => format!("f = {}", in_metric_units(f)),
+            (None, Some(h)) => format!("h = {}", h_text(h)),
             (None, None) => String::new(),
         };
         let secs = p.elapsed.as_secs_f64();

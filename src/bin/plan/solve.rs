@@ -207,6 +207,10 @@ struct Reports {
 }
 
 impl SearchObserver for Reports {
+    fn on_start(&mut self, task: &Task) {
+        self.progress.on_start(task);
+    }
+
     fn on_progress(&mut self, progress: &Progress) {
         self.progress.on_progress(progress);
         if let Some(saver) = &mut self.saver {

@@ -58,6 +58,7 @@ pub fn run<O: OpenList<StateId>>(
     monitor: &mut Monitor<'_>,
     mut parallel: Option<&mut ParallelEvaluation<'_, '_>>,
 ) -> IterationResult {
+    monitor.start_search(params.priority);
     let task = space.task;
     // Only a single heuristic's values are batched (it comes forked).
     debug_assert!(parallel.is_none() || heuristics.len() == 1);

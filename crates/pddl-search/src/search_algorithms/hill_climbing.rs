@@ -22,8 +22,8 @@ use pddl_ground::task::{Cost, OperatorId};
 use crate::heuristics::Heuristic;
 use crate::result::Outcome;
 use crate::search_algorithms::{
-    IterationResult, Monitor, NO_PARENT, Node, Status, extract_plan, memory_estimate, new_registry,
-    settle_successor, skips_forced,
+    IterationResult, Monitor, NO_PARENT, Node, Priority, Status, extract_plan, memory_estimate,
+    new_registry, settle_successor, skips_forced,
 };
 use crate::state::{StateId, StateRegistry};
 use crate::successor::StateSpace;
@@ -91,6 +91,7 @@ pub fn run(
     let Some(mut current_h) = successors.evaluate(heuristic, initial, view) else {
         return Climb::Stuck;
     };
+    monitor.start_search(Priority::Greedy);
     monitor.note_h(current_h);
     monitor.stats.expanded += 1;
     successors.queue(space, &state, initial, true, &mut queue);

@@ -57,6 +57,7 @@ pub fn run<O: OpenList<(StateId, OperatorId)>>(
         bound,
         follow_forced,
     } = params;
+    monitor.start_search(priority);
     let task = space.task;
     let mut registry = new_registry(space, heuristics);
     let mut nodes: Vec<Node> = Vec::new();

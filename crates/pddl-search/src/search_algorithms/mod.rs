@@ -242,6 +242,9 @@ pub struct Monitor<'a> {
     pub best_h: Option<Cost>,
     /// Current f layer.
     pub best_f: Option<Cost>,
+    /// Whether the current iteration's h estimates costs rather than
+    /// steps ([`Progress::h_counts_costs`]).
+    h_counts_costs: bool,
     states: u64,
     memory: u64,
     evaluation_budget: Option<u64>,
@@ -265,6 +268,7 @@ pub(crate) struct Counters {
     stats: Statistics,
     best_h: Option<Cost>,
     best_f: Option<Cost>,
+    h_counts_costs: bool,
     states: u64,
     memory: u64,
 }
@@ -327,6 +331,7 @@ impl<'a> Monitor<'a> {
             stats: Statistics::default(),
             best_h: None,
             best_f: None,
+            h_counts_costs: false,
             states: 0,
             memory: 0,
             evaluation_budget: None,
@@ -356,6 +361,7 @@ impl<'a> Monitor<'a> {
             stats: self.stats.clone(),
             best_h: self.best_h,
             best_f: self.best_f,
+            h_counts_costs: self.h_counts_costs,
             states: self.states,
             memory: self.memory,
             evaluation_budget: self.evaluation_budget,
@@ -374,6 +380,7 @@ impl<'a> Monitor<'a> {
             stats: self.stats.clone(),
             best_h: self.best_h,
             best_f: self.best_f,
+            h_counts_costs: self.h_counts_costs,
             states: self.states,
             memory: self.memory,
         }
@@ -384,6 +391,7 @@ impl<'a> Monitor<'a> {
         self.stats = counters.stats;
         self.best_h = counters.best_h;
         self.best_f = counters.best_f;
+        self.h_counts_costs = counters.h_counts_costs;
         self.states = counters.states;
         self.memory = counters.memory;
     }
@@ -581,12 +589,21 @@ impl<'a> Monitor<'a> {
             evaluated: self.stats.evaluated,
             best_h: self.best_h,
             best_f: self.best_f,
+            h_counts_costs: self.h_counts_costs,
             elapsed: self.start.elapsed(),
             states: self.states,
             memory_bytes: self.memory,
             reason,
         };
         self.observer.on_progress(&progress);
+    }
+
+    /// Says what the heuristic values of the search about to start
+    /// estimate: costs where its `priority` adds them to path costs (A*,
+    /// weighted A*), otherwise steps (greedy search's heuristics count
+    /// each operator as 1).
+    pub fn start_search(&mut self, priority: Priority) {
+        self.h_counts_costs = priority != Priority::Greedy;
     }
 
     /// Records an evaluation; returns whether `h` is a new best.

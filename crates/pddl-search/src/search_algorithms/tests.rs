@@ -296,11 +296,20 @@ fn derived_goal_through_axioms() {
 struct Recorder {
     plans: Vec<Plan>,
     progress: usize,
+    starts: usize,
+    /// `h_counts_costs` of each report with an h.
+    h_counts_costs: Vec<bool>,
 }
 
 impl SearchObserver for Recorder {
-    fn on_progress(&mut self, _: &Progress) {
+    fn on_start(&mut self, _: &Task) {
+        self.starts += 1;
+    }
+    fn on_progress(&mut self, progress: &Progress) {
         self.progress += 1;
+        if progress.best_h.is_some() {
+            self.h_counts_costs.push(progress.h_counts_costs);
+        }
     }
     fn on_plan(&mut self, _: &Task, plan: &Plan) {
         self.plans.push(plan.clone());
@@ -325,6 +334,20 @@ fn anytime_improves_to_optimal() {
     );
     assert!(rec.plans.windows(2).all(|w| w[1].cost < w[0].cost));
     assert!(rec.progress > 0);
+    assert_eq!(rec.starts, 1);
+    // Greedy search's h counts steps, the restarts' (weighted A*) costs.
+    assert_eq!(rec.h_counts_costs.first(), Some(&false));
+    assert_eq!(rec.h_counts_costs.last(), Some(&true));
+}
+
+#[test]
+fn astar_reports_heuristic_values_as_costs() {
+    let mut rec = Recorder::default();
+    let opts = options(Engine::AStar, HeuristicKind::LmCut);
+    let r = search(&diamond(), &opts, &AtomicBool::new(false), &mut rec);
+    assert_eq!(r.plan.map(|p| p.cost), Some(10));
+    assert!(!rec.h_counts_costs.is_empty());
+    assert!(rec.h_counts_costs.iter().all(|&costs| costs));
 }
 
 /// Facts `0..n`, each switched on and off by its own operator, plus
