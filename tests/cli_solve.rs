@@ -724,6 +724,54 @@ fn decimal_increments_are_optimised_and_shown_in_the_metrics_units() {
     assert_eq!(report["cost"].as_f64(), Some(3.85), "{stdout}");
 }
 
+/// Operator costs whose sum along the only plan passes 2^64 (2 100 steps of
+/// 2^53 − 1): summed, they saturated, the search pruned the plan's path
+/// and reported the task unsolvable (exit 4). Now such costs are refused
+/// as costs and the plan is searched by length, with a warning.
+#[test]
+fn costs_whose_sum_would_overflow_are_not_searched_as_costs() {
+    let dir = tempdir("huge-costs");
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    std::fs::write(
+        &domain,
+        "(define (domain chain) (:requirements :strips :action-costs)
+           (:predicates (at ?x) (next ?x ?y)) (:functions (total-cost) (step-cost))
+           (:action go :parameters (?x ?y) :precondition (and (at ?x) (next ?x ?y))
+             :effect (and (not (at ?x)) (at ?y) (increase (total-cost) (step-cost)))))",
+    )
+    .unwrap();
+    let steps = 2100;
+    let objects: Vec<String> = (0..=steps).map(|i| format!("n{i}")).collect();
+    let links: Vec<String> = (0..steps)
+        .map(|i| format!("(next n{i} n{})", i + 1))
+        .collect();
+    std::fs::write(
+        &problem,
+        format!(
+            "(define (problem chain-{steps}) (:domain chain) (:objects {})
+               (:init (at n0) {} (= (total-cost) 0) (= (step-cost) 9007199254740991))
+               (:goal (at n{steps})) (:metric minimize (total-cost)))",
+            objects.join(" "),
+            links.join(" ")
+        ),
+    )
+    .unwrap();
+    let (domain, problem) = (domain.to_str().unwrap(), problem.to_str().unwrap());
+    let (status, stdout, stderr) = run(&[domain, problem]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: the plan is not optimised for the metric: (go n0 n1) has too large a cost"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("(go ")).count(),
+        steps
+    );
+}
+
 /// A reader that stops reading (`plan … | head`) ends `plan` by SIGPIPE,
 /// as it does `cat`, instead of a panic on the broken pipe.
 #[cfg(unix)]

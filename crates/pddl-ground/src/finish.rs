@@ -9,7 +9,8 @@ use crate::normalize::Model;
 use crate::relevance::drop_irrelevant;
 use crate::task::{
     AssignOp, ConditionalEffect, Conjunction, Cost, CostModel, FactId, FluentId, GroundAtom,
-    GroundMetric, MAX_COST_DECIMALS, NumCondition, NumEffect, NumExpr, Operator, Task,
+    GroundMetric, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect, NumExpr, Operator,
+    Task,
 };
 
 /// Most rounds of constant-fact elimination (each round can only expose
@@ -344,9 +345,11 @@ fn costs_from_metric(raw: &RawTask, info: &MetricInfo) -> Result<MetricCosts, St
 /// makes every cost an integer (a metric in decimals, such as satellite's
 /// slew times, then still becomes costs, which searches add exactly).
 fn scale_to_integers(raw: &RawTask, costs: &[f64]) -> Result<(Vec<Cost>, Cost), String> {
-    // Costs past this are no longer exact integers in an f64, and their
-    // sums along a plan would come near the u64 range.
-    const LARGEST: f64 = (1u64 << 53) as f64;
+    // Searches number their states with 32 bits, so a path has fewer than
+    // 2^32 steps: with every cost below 2^32 no path's cost can overflow
+    // a `Cost` (an overflow would make a search prune every path past it
+    // and report a solvable task unsolvable).
+    const LARGEST: f64 = MAX_OPERATOR_COST as f64;
     // Tolerance for the decimal value's binary rounding (18.17 * 100 is
     // 1816.9999999999998), a few units in the last place of a double.
     let integral = |c: f64| (c - c.round()).abs() <= 1e-9 + c.abs() * 1e-13;
@@ -373,10 +376,20 @@ fn scale_to_integers(raw: &RawTask, costs: &[f64]) -> Result<(Vec<Cost>, Cost), 
         .zip(&raw.operators)
         .map(|(&cost, op)| {
             let scaled = (cost * scale as f64).round();
-            if scaled < LARGEST {
+            if scaled <= LARGEST {
                 Ok(scaled as Cost)
             } else {
-                Err(format!("{} has too large a cost ({cost})", op.plan_line()))
+                // The limit in the metric's units, at this scale.
+                let at_scale = CostModel::FromMetric {
+                    fluents: Vec::new(),
+                    offset: 0.0,
+                    scale,
+                };
+                Err(format!(
+                    "{} has too large a cost ({cost}; at most {})",
+                    op.plan_line(),
+                    at_scale.display_cost(MAX_OPERATOR_COST)
+                ))
             }
         })
         .collect::<Result<_, _>>()

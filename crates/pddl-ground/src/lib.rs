@@ -45,7 +45,8 @@
 //! functions, folded) becomes integer operator costs
 //! ([`task::CostModel::FromMetric`]; increments with decimals, up to
 //! [`task::MAX_COST_DECIMALS`] places, are scaled by a power of ten into
-//! integers); otherwise the fluents stay in the
+//! integers, each at most [`task::MAX_OPERATOR_COST`], so that no plan's
+//! cost overflows); otherwise the fluents stay in the
 //! state and operators cost 1 ([`task::CostModel::NotOptimised`], with the
 //! reason). `total-time` in a metric counts the plan's steps (the actions
 //! are instantaneous, one after the other, as the validator and VAL time

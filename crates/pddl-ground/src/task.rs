@@ -318,7 +318,8 @@ pub enum CostModel {
     /// (and of `total-time`, one per step) by state-independent
     /// non-negative amounts with at most
     /// [`MAX_COST_DECIMALS`] decimal places; those increments, times
-    /// `scale`, are the operator costs, and the fluents were removed from
+    /// `scale`, are the operator costs (each at most
+    /// [`MAX_OPERATOR_COST`]), and the fluents were removed from
     /// the state. `offset` is the metric value in the initial state, so a
     /// plan's metric value is `offset + cost / scale`.
     FromMetric {
@@ -345,6 +346,12 @@ pub enum CostModel {
 /// Most decimal places an increment of the metric may have to become an
 /// operator cost (see [`CostModel::FromMetric`]).
 pub const MAX_COST_DECIMALS: u32 = 6;
+
+/// The largest cost an operator may have, in cost units (2^32 − 1): a
+/// plan found by search has fewer than 2^32 steps, so no plan's cost
+/// overflows a [`Cost`]. A metric whose increments would cost more falls
+/// back to [`CostModel::NotOptimised`].
+pub const MAX_OPERATOR_COST: Cost = u32::MAX as Cost;
 
 impl CostModel {
     /// Operator cost units per unit of the metric (1 unless

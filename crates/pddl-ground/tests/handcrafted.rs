@@ -331,6 +331,39 @@ fn costs_with_too_many_decimals_fall_back_to_unit_costs() {
     assert!(task.metric.is_some());
 }
 
+/// An operator may cost up to 2^32 − 1 cost units: no path a search can
+/// hold (fewer than 2^32 states) then sums past `u64`. Beyond, the plan is
+/// searched by length, with the reason, instead of a sum that saturates.
+#[test]
+fn costs_too_large_for_every_plan_fall_back_to_unit_costs() {
+    let largest = ok(
+        NUMERIC_DOMAIN,
+        &numeric_problem("(:metric minimize (total-cost))", "4294967295"),
+    );
+    assert!(matches!(largest.cost_model, CostModel::FromMetric { .. }));
+    assert_eq!(largest.operators[0].cost, 4_294_967_295);
+    for (ab, expected) in [
+        ("4294967296", "at most 4294967295)"),
+        // 4 294 967 296 cost units at the scale of five decimals.
+        ("42949.67296", "at most 42949.67295)"),
+    ] {
+        let task = ok(
+            NUMERIC_DOMAIN,
+            &numeric_problem("(:metric minimize (total-cost))", ab),
+        );
+        match &task.cost_model {
+            CostModel::NotOptimised { reason } => {
+                assert!(
+                    reason.contains("has too large a cost") && reason.ends_with(expected),
+                    "{reason}"
+                )
+            }
+            other => panic!("expected NotOptimised for {ab}, got {other:?}"),
+        }
+        assert!(task.operators.iter().all(|o| o.cost == 1));
+    }
+}
+
 /// `total-time` counts steps: its weight is added to every operator's
 /// cost (moves of 3 and 4, plus 2 per step).
 #[test]
