@@ -11,6 +11,9 @@ pub struct BucketOpenList<E> {
     buckets: Vec<Vec<E>>,
     min: usize,
     len: usize,
+    /// The buckets' capacities summed, kept as they change, so that
+    /// [`OpenList::memory_bytes`] need not walk every bucket.
+    capacity: usize,
 }
 
 impl<E> Default for BucketOpenList<E> {
@@ -19,6 +22,7 @@ impl<E> Default for BucketOpenList<E> {
             buckets: Vec::new(),
             min: 0,
             len: 0,
+            capacity: 0,
         }
     }
 }
@@ -38,7 +42,10 @@ impl<E> OpenList<E> for BucketOpenList<E> {
         if k >= self.buckets.len() {
             self.buckets.resize_with(k + 1, Vec::new);
         }
-        self.buckets[k].push(entry);
+        let bucket = &mut self.buckets[k];
+        let before = bucket.capacity();
+        bucket.push(entry);
+        self.capacity += bucket.capacity() - before;
         self.min = self.min.min(k);
         self.len += 1;
     }
@@ -59,8 +66,7 @@ impl<E> OpenList<E> for BucketOpenList<E> {
     }
 
     fn memory_bytes(&self) -> u64 {
-        let entries: usize = self.buckets.iter().map(Vec::capacity).sum();
-        (entries * std::mem::size_of::<E>() + self.buckets.capacity() * 24) as u64
+        (self.capacity * std::mem::size_of::<E>() + self.buckets.capacity() * 24) as u64
     }
 }
 
@@ -79,5 +85,19 @@ mod tests {
         let order: Vec<char> = std::iter::from_fn(|| l.pop()).collect();
         assert_eq!(order, vec!['d', 'b', 'a']);
         assert!(l.is_empty());
+    }
+
+    #[test]
+    fn memory_counts_every_buckets_capacity() {
+        let mut l = BucketOpenList::new();
+        for i in 0..1_000u64 {
+            l.push([i % 37, 0], i, false);
+            if i % 3 == 0 {
+                l.pop();
+            }
+            let walked: usize = l.buckets.iter().map(Vec::capacity).sum();
+            assert_eq!(l.capacity, walked);
+        }
+        assert!(l.memory_bytes() >= (l.len() * std::mem::size_of::<u64>()) as u64);
     }
 }

@@ -13,6 +13,11 @@ use super::{Key, OpenList};
 pub struct KeyedFifoOpenList<E> {
     queues: BTreeMap<Key, VecDeque<E>>,
     len: usize,
+    /// The queues' capacities summed, kept as they change, so that
+    /// [`OpenList::memory_bytes`] need not walk a queue per key (a greedy
+    /// search with an h in the hundred thousands has as many keys, and
+    /// the limits are checked hundreds of times a second).
+    capacity: usize,
 }
 
 impl<E> Default for KeyedFifoOpenList<E> {
@@ -20,6 +25,7 @@ impl<E> Default for KeyedFifoOpenList<E> {
         KeyedFifoOpenList {
             queues: BTreeMap::new(),
             len: 0,
+            capacity: 0,
         }
     }
 }
@@ -33,7 +39,10 @@ impl<E> KeyedFifoOpenList<E> {
 
 impl<E> OpenList<E> for KeyedFifoOpenList<E> {
     fn push(&mut self, key: Key, entry: E, _preferred: bool) {
-        self.queues.entry(key).or_default().push_back(entry);
+        let queue = self.queues.entry(key).or_default();
+        let before = queue.capacity();
+        queue.push_back(entry);
+        self.capacity += queue.capacity() - before;
         self.len += 1;
     }
 
@@ -41,7 +50,7 @@ impl<E> OpenList<E> for KeyedFifoOpenList<E> {
         let mut first = self.queues.first_entry()?;
         let entry = first.get_mut().pop_front();
         if first.get().is_empty() {
-            first.remove();
+            self.capacity -= first.remove().capacity();
         }
         self.len -= 1;
         entry
@@ -52,10 +61,9 @@ impl<E> OpenList<E> for KeyedFifoOpenList<E> {
     }
 
     fn memory_bytes(&self) -> u64 {
-        let entries: usize = self.queues.values().map(VecDeque::capacity).sum();
         // A B-tree slot per key: the key, the queue's header, links.
         let per_key = size_of::<Key>() + size_of::<VecDeque<E>>() + 16;
-        (entries * size_of::<E>() + self.queues.len() * per_key) as u64
+        (self.capacity * size_of::<E>() + self.queues.len() * per_key) as u64
     }
 }
 
@@ -82,6 +90,9 @@ mod tests {
                 assert_eq!(keyed.pop(), heap.pop(), "round {round}");
             }
             assert_eq!(keyed.len(), heap.len());
+            // The capacity kept as queues change is the queues' own.
+            let walked: usize = keyed.queues.values().map(VecDeque::capacity).sum();
+            assert_eq!(keyed.capacity, walked, "round {round}");
         }
         while let Some(e) = heap.pop() {
             assert_eq!(keyed.pop(), Some(e));
