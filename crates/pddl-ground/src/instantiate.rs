@@ -543,6 +543,22 @@ fn contradictory(c: &Conjunction) -> bool {
     false
 }
 
+/// What may stop [`Grounder::effects`] within one binding, whose
+/// quantified effects can take minutes and gigabytes on their own (a
+/// 40 × 30 Puzznic board: millions of conditional effects of the matching
+/// step).
+struct EffectLimits<'p, 's> {
+    /// Asked once per binding of the quantified variables.
+    stop: &'p StopPoll<'s>,
+    /// How many more conditional effects the binding may have.
+    conditional_room: usize,
+    /// How many unconditional effects it may have before duplicates are
+    /// removed (`(forall (?a ?b ?c) (not (done)))` makes one per binding).
+    unconditional_room: usize,
+    /// [`GroundOptions::max_operators`], for the error.
+    max_operators: usize,
+}
+
 /// Ground effects shared by the operators of one binding.
 #[derive(Default)]
 struct Effects {
@@ -558,6 +574,7 @@ impl Grounder<'_> {
         action: &LAction,
         bind: &mut Vec<ObjId>,
         conditional_numeric: &mut Vec<FluentId>,
+        limits: &EffectLimits<'_, '_>,
     ) -> Result<Effects, GroundError> {
         let mut out = Effects::default();
         for g in &action.groups {
@@ -569,6 +586,9 @@ impl Grounder<'_> {
             let checks = prefix_checks(self.model, &g.forall, &g.condition);
             let mut odometer = Odometer::new(&sets);
             'bindings: while let Some(values) = odometer.next() {
+                if limits.stop.tick(1) {
+                    return Err(GroundError::Stopped);
+                }
                 for (q, &v) in g.forall.iter().zip(values) {
                     bind[q.var as usize] = v;
                 }
@@ -620,6 +640,13 @@ impl Grounder<'_> {
                     out.add.extend(add);
                     out.del.extend(del);
                     out.numeric.extend(numeric);
+                    if out.add.len() + out.del.len() + out.numeric.len() > limits.unconditional_room
+                    {
+                        return Err(GroundError::TooManyOperators {
+                            action: action.name.clone(),
+                            limit: limits.max_operators,
+                        });
+                    }
                     continue;
                 }
                 // Numeric effects must not be duplicated over disjuncts.
@@ -631,6 +658,12 @@ impl Grounder<'_> {
                         add: add.clone(),
                         del: del.clone(),
                         numeric: numeric.clone(),
+                    });
+                }
+                if out.conditional.len() > limits.conditional_room {
+                    return Err(GroundError::TooManyOperators {
+                        action: action.name.clone(),
+                        limit: limits.max_operators,
                     });
                 }
             }
@@ -889,6 +922,8 @@ pub(crate) fn instantiate(
     let stop = StopPoll::new(options.stop);
     let mut conditional_numeric = Vec::new();
     let mut conditional_count = 0usize;
+    // Conditional effects in all, counting one per operator that has it.
+    let conditional_limit = options.max_operators.saturating_mul(4);
     for (ai, action) in model.actions.iter().enumerate() {
         let action_name = Name::from(action.name.as_str());
         let rel = &reach.relations[reach.action_bindings[ai] as usize];
@@ -939,9 +974,16 @@ pub(crate) fn instantiate(
             if disjuncts.is_empty() {
                 continue;
             }
-            let effects = gr.effects(action, &mut bind, &mut conditional_numeric)?;
             // Quantified effects can make one binding thousands of
-            // conditional effects (Puzznic's matching step).
+            // conditional effects (Puzznic's matching step): the stop
+            // condition and the limit are checked as they are made.
+            let limits = EffectLimits {
+                stop: &stop,
+                conditional_room: (conditional_limit - conditional_count) / disjuncts.len(),
+                unconditional_room: conditional_limit,
+                max_operators: options.max_operators,
+            };
+            let effects = gr.effects(action, &mut bind, &mut conditional_numeric, &limits)?;
             stop.tick(effects.conditional.len().try_into().unwrap_or(u32::MAX));
             if effects.add.is_empty()
                 && effects.del.is_empty()
@@ -953,7 +995,7 @@ pub(crate) fn instantiate(
             }
             conditional_count += effects.conditional.len() * disjuncts.len();
             if operators.len() + disjuncts.len() > options.max_operators
-                || conditional_count > options.max_operators.saturating_mul(4)
+                || conditional_count > conditional_limit
             {
                 return Err(GroundError::TooManyOperators {
                     action: action.name.clone(),

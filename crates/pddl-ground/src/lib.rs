@@ -83,7 +83,9 @@ use std::time::{Duration, Instant};
 #[derive(Clone)]
 pub struct GroundOptions<'s> {
     /// Stop with [`GroundError::TooManyOperators`] once this many operators
-    /// (or applicable bindings of one action) have been instantiated.
+    /// (or applicable bindings of one action) have been instantiated, or
+    /// four times as many conditional effects (counted once per operator
+    /// that has them), or one operator would have as many effects.
     pub max_operators: usize,
     /// Stop with [`GroundError::TooManyFacts`] once relaxed reachability
     /// has found this many facts.

@@ -735,6 +735,62 @@ fn parameter_blow_up_is_stopped() {
     }
 }
 
+/// One binding whose quantified effect has 200^4 = 1.6 × 10^9 effects,
+/// conditional where `(s ?x)` can change, otherwise unconditional (all
+/// the same literal): the limit (four per allowed operator) and the stop
+/// condition are checked while they are made, not after (when grounding
+/// would have run for hours and out of memory first).
+#[test]
+fn quantified_effect_blow_up_is_stopped() {
+    for changing in ["(:action unset :parameters (?x) :effect (not (s ?x)))", ""] {
+        let domain = format!(
+            "(define (domain wide) (:requirements :conditional-effects)
+              (:predicates (s ?x) (t))
+              (:action sweep :parameters ()
+                :effect (forall (?a ?b ?c ?d) (when (and (s ?a) (s ?b) (s ?c) (s ?d)) (not (t)))))
+              {changing})"
+        );
+        let objects: Vec<String> = (0..200).map(|i| format!("o{i}")).collect();
+        let init: Vec<String> = objects.iter().map(|o| format!("(s {o})")).collect();
+        let problem = format!(
+            "(define (problem w) (:domain wide) (:objects {}) (:init (t) {}) (:goal (not (t))))",
+            objects.join(" "),
+            init.join(" ")
+        );
+        let domain = pddl_syntax::parse_domain(&domain).expect("parses");
+        let problem = pddl_syntax::parse_problem(&problem).expect("parses");
+        let options = GroundOptions {
+            max_operators: 1_000,
+            ..GroundOptions::default()
+        };
+        match ground(&domain, &problem, &options) {
+            Err(GroundError::TooManyOperators { action, limit }) => {
+                assert_eq!(action, "sweep", "{changing}");
+                assert_eq!(limit, 1_000);
+            }
+            other => panic!("expected TooManyOperators ({changing}), got {other:?}"),
+        }
+        // A caller's stop (a time limit, Ctrl-C) is heard within the
+        // binding, before the default limits.
+        let asked = std::cell::Cell::new(0u32);
+        let stop_after_a_while = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 100
+        };
+        let options = GroundOptions {
+            stop: Some(&stop_after_a_while),
+            ..GroundOptions::default()
+        };
+        assert!(
+            matches!(
+                ground(&domain, &problem, &options),
+                Err(GroundError::Stopped)
+            ),
+            "{changing}"
+        );
+    }
+}
+
 /// Truck u sits at c, where no distance is defined, so no operator moves
 /// it and `(fuel u)` never changes: the goal's condition on it is decided
 /// from the initial value (10 ≥ 5 holds and disappears; 10 ≥ 50 can never
