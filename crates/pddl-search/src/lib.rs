@@ -101,9 +101,10 @@ pub fn search(
             _ => false,
         };
     let improve = options.improve_plans && !proven_optimal;
-    let mut best = first
-        .plan
-        .map(|plan| improve_if(improve, &mut space, plan, monitor.stats.generated, cancel));
+    let mut best = first.plan.map(|plan| {
+        let stop = monitor.stop_check();
+        improve_if(improve, &mut space, plan, monitor.stats.generated, &stop)
+    });
     if let Some(plan) = &best {
         monitor.observer.on_plan(task, plan);
     }
@@ -111,7 +112,6 @@ pub fn search(
         &mut space,
         options,
         &mut monitor,
-        cancel,
         &mut best,
         deciding_turn_evaluated,
         proven_optimal,
@@ -284,14 +284,14 @@ fn improve_if(
     space: &mut StateSpace<'_>,
     plan: Plan,
     generated: u64,
-    cancel: &AtomicBool,
+    stop: &dyn Fn() -> bool,
 ) -> Plan {
     if !improve {
         return plan;
     }
     let budget =
         IMPROVEMENT_BASE_BUDGET.max(generated.saturating_mul(IMPROVEMENT_BUDGET_PER_GENERATED));
-    plan_improvement::improve_plan(space, &plan, budget, cancel)
+    plan_improvement::improve_plan(space, &plan, budget, stop)
 }
 
 /// Whether every operator costs 0 or 1: then A*'s `f` and `h` are small

@@ -26,7 +26,6 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use hashbrown::HashMap;
 use pddl_ground::task::{Cost, OperatorId};
@@ -106,13 +105,14 @@ fn eliminate_from(
 
 /// A plan at most as long and as costly as `plan` that reaches the goal
 /// of `space`'s task: loops removed, then greedy action elimination while
-/// fewer than `budget` operator applications have been spent and `cancel`
-/// is not raised. A plan that does not replay is returned unchanged.
+/// fewer than `budget` operator applications have been spent and `stop`
+/// (the caller's cancellation, the time limit) does not say stop. A plan
+/// that does not replay is returned unchanged.
 pub fn improve_plan(
     space: &mut StateSpace<'_>,
     plan: &Plan,
     budget: u64,
-    cancel: &AtomicBool,
+    stop: &dyn Fn() -> bool,
 ) -> Plan {
     let Some(states) = replay(space, &plan.operators) else {
         return plan.clone();
@@ -128,7 +128,7 @@ pub fn improve_plan(
     };
     let mut work = 0u64;
     let mut i = 0;
-    while i < operators.len() && work < budget && !cancel.load(Ordering::Relaxed) {
+    while i < operators.len() && work < budget && !stop() {
         match eliminate_from(space, &operators, i, &states[i], &mut work) {
             Some(kept) => {
                 let mut shorter = operators[..i].to_vec();
@@ -428,11 +428,11 @@ mod tests {
     fn loops_and_useless_steps_are_removed_and_the_result_replays() {
         let task = task();
         let mut space = StateSpace::new(&task);
-        let cancel = AtomicBool::new(false);
+        let never = || false;
         // make-a, drop-a is a loop; the second make-b is useless; make-a at
         // the end is useless too.
         let found = plan(&[0, 1, 2, 2, 3, 0]);
-        let better = improve_plan(&mut space, &found, u64::MAX, &cancel);
+        let better = improve_plan(&mut space, &found, u64::MAX, &never);
         assert_eq!(better.operators, vec![2, 3]);
         assert_eq!(better.cost, 2);
         let end = simulate::simulate(&task, &better.operators).unwrap();
@@ -443,14 +443,14 @@ mod tests {
     fn an_optimal_plan_is_kept_and_a_zero_budget_only_cuts_loops() {
         let task = task();
         let mut space = StateSpace::new(&task);
-        let cancel = AtomicBool::new(false);
+        let never = || false;
         assert_eq!(
-            improve_plan(&mut space, &plan(&[2, 3]), u64::MAX, &cancel).operators,
+            improve_plan(&mut space, &plan(&[2, 3]), u64::MAX, &never).operators,
             vec![2, 3]
         );
         let found = plan(&[0, 1, 2, 2, 3, 0]);
         assert_eq!(
-            improve_plan(&mut space, &found, 0, &cancel).operators,
+            improve_plan(&mut space, &found, 0, &never).operators,
             vec![2, 3, 0] // the repeated make-b changes nothing: a loop too
         );
     }
@@ -459,9 +459,9 @@ mod tests {
     fn a_plan_that_does_not_replay_is_returned_unchanged() {
         let task = task();
         let mut space = StateSpace::new(&task);
-        let cancel = AtomicBool::new(false);
+        let never = || false;
         let broken = plan(&[3, 2]);
-        assert_eq!(improve_plan(&mut space, &broken, u64::MAX, &cancel), broken);
+        assert_eq!(improve_plan(&mut space, &broken, u64::MAX, &never), broken);
     }
 
     /// A walk along 0 → 1 → 2 → 3 (one fact per place, goal: at 3) and a
@@ -479,10 +479,10 @@ mod tests {
     fn the_neighbourhood_search_takes_a_cheaper_shortcut_that_elimination_cannot() {
         let task = walk_with_jump(1);
         let mut space = StateSpace::new(&task);
-        let cancel = AtomicBool::new(false);
+        let never = || false;
         // Dropping any step breaks the walk, so elimination keeps all 3.
         let walk = plan(&[0, 1, 2]);
-        assert_eq!(improve_plan(&mut space, &walk, u64::MAX, &cancel), walk);
+        assert_eq!(improve_plan(&mut space, &walk, u64::MAX, &never), walk);
         let better = shorten_through_neighbourhood(&mut space, &walk, 1_000, &|| false);
         assert_eq!(better.operators, vec![3, 2]);
         assert_eq!(better.cost, 2);

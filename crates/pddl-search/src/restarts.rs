@@ -63,7 +63,6 @@ pub(crate) fn after_first_plan<'t>(
     space: &mut StateSpace<'t>,
     options: &SearchOptions,
     monitor: &mut Monitor<'_>,
-    cancel: &AtomicBool,
     best: &mut Option<Plan>,
     deciding_turn_evaluated: u64,
     mut proven_optimal: bool,
@@ -156,7 +155,6 @@ pub(crate) fn after_first_plan<'t>(
         let mut restarts = Restarts {
             improve,
             lower_bound,
-            cancel,
             heuristic: options.heuristic,
             parallel_evaluation: options.parallel_evaluation,
             lazy: lazy_first,
@@ -316,7 +314,6 @@ fn lazy_and_eager_side_by_side<'t>(
             let mut restarts = Restarts {
                 improve,
                 lower_bound,
-                cancel: &speculation.stop_run,
                 heuristic,
                 parallel_evaluation,
                 lazy: false,
@@ -801,7 +798,6 @@ struct Restarts<'c, 't> {
     improve: bool,
     /// No plan costs less: one that costs this much ends the restarts.
     lower_bound: Cost,
-    cancel: &'c AtomicBool,
     heuristic: HeuristicKind,
     parallel_evaluation: Option<u64>,
     /// LAMA's iterations: lazy weighted A* with preferred operators,
@@ -879,7 +875,7 @@ impl<'t> Restarts<'_, 't> {
             let generated = monitor.stats.generated;
             match r
                 .plan
-                .map(|plan| improve_if(self.improve, space, plan, generated, self.cancel))
+                .map(|plan| improve_if(self.improve, space, plan, generated, &monitor.stop_check()))
             {
                 Some(plan) if plan.cost < bound => {
                     if let Some(speculation) = self.speculation {

@@ -28,7 +28,7 @@ impl<E: Ord> KeyOrderedOpenList<E> {
     }
 }
 
-impl<E: Ord> OpenList<E> for KeyOrderedOpenList<E> {
+impl<E: Ord + Copy> OpenList<E> for KeyOrderedOpenList<E> {
     #[inline]
     fn push(&mut self, key: Key, entry: E, preferred: bool) {
         match self {

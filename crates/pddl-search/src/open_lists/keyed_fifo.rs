@@ -2,30 +2,53 @@
 //! order: the order of [`super::TieBreakingOpenList`] (smallest key, then
 //! first in), holding each entry in its own few bytes instead of beside a
 //! key and a sequence number. Meant for keys that take few values, such
-//! as A*'s `[f, h]` where operators cost 0 or 1.
+//! as A*'s `[f, h]` where operators cost 0 or 1, though many values cost
+//! no more than a slot in the key map each.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use super::{Key, OpenList};
 
-/// Queues by key (see the module documentation).
+/// No entry: the end of a queue or of the free list.
+const NIL: u32 = u32::MAX;
+
+/// Queues by key (see the module documentation). The entries of every
+/// queue live in one arena, each linked to the next of its queue, and a
+/// popped entry's slot is reused: a new key costs a slot in the key map,
+/// not an allocation of its own (a greedy search whose h takes a million
+/// values made a million queues, and dropping them took seconds).
 #[derive(Debug)]
 pub struct KeyedFifoOpenList<E> {
-    queues: BTreeMap<Key, VecDeque<E>>,
+    /// First and last slot of each key's queue.
+    queues: BTreeMap<Key, Ends>,
+    slots: Vec<Slot<E>>,
+    /// First free slot, chained through `next`.
+    free: u32,
     len: usize,
-    /// The queues' capacities summed, kept as they change, so that
-    /// [`OpenList::memory_bytes`] need not walk a queue per key (a greedy
-    /// search with an h in the hundred thousands has as many keys, and
-    /// the limits are checked hundreds of times a second).
-    capacity: usize,
+}
+
+/// The first and last slot of a queue.
+#[derive(Clone, Copy, Debug)]
+struct Ends {
+    head: u32,
+    tail: u32,
+}
+
+/// An entry and the slot of the next one in its queue (or on the free
+/// list).
+#[derive(Clone, Copy, Debug)]
+struct Slot<E> {
+    entry: E,
+    next: u32,
 }
 
 impl<E> Default for KeyedFifoOpenList<E> {
     fn default() -> Self {
         KeyedFifoOpenList {
             queues: BTreeMap::new(),
+            slots: Vec::new(),
+            free: NIL,
             len: 0,
-            capacity: 0,
         }
     }
 }
@@ -37,23 +60,55 @@ impl<E> KeyedFifoOpenList<E> {
     }
 }
 
-impl<E> OpenList<E> for KeyedFifoOpenList<E> {
+impl<E: Copy> KeyedFifoOpenList<E> {
+    /// A slot holding `entry` at the end of no queue yet.
+    fn new_slot(&mut self, entry: E) -> u32 {
+        let slot = Slot { entry, next: NIL };
+        if self.free != NIL {
+            let id = self.free;
+            self.free = self.slots[id as usize].next;
+            self.slots[id as usize] = slot;
+            id
+        } else {
+            // Slot ids are u32: more entries than that would not fit in
+            // memory beside the states they name.
+            let id = u32::try_from(self.slots.len()).expect("fewer than 2^32 open entries");
+            self.slots.push(slot);
+            id
+        }
+    }
+}
+
+impl<E: Copy> OpenList<E> for KeyedFifoOpenList<E> {
     fn push(&mut self, key: Key, entry: E, _preferred: bool) {
-        let queue = self.queues.entry(key).or_default();
-        let before = queue.capacity();
-        queue.push_back(entry);
-        self.capacity += queue.capacity() - before;
+        let id = self.new_slot(entry);
+        match self.queues.entry(key) {
+            std::collections::btree_map::Entry::Vacant(vacant) => {
+                vacant.insert(Ends { head: id, tail: id });
+            }
+            std::collections::btree_map::Entry::Occupied(mut occupied) => {
+                let ends = occupied.get_mut();
+                self.slots[ends.tail as usize].next = id;
+                ends.tail = id;
+            }
+        }
         self.len += 1;
     }
 
     fn pop(&mut self) -> Option<E> {
         let mut first = self.queues.first_entry()?;
-        let entry = first.get_mut().pop_front();
-        if first.get().is_empty() {
-            self.capacity -= first.remove().capacity();
+        let ends = first.get_mut();
+        let id = ends.head;
+        let Slot { entry, next } = self.slots[id as usize];
+        if next == NIL {
+            first.remove();
+        } else {
+            ends.head = next;
         }
+        self.slots[id as usize].next = self.free;
+        self.free = id;
         self.len -= 1;
-        entry
+        Some(entry)
     }
 
     fn len(&self) -> usize {
@@ -61,9 +116,9 @@ impl<E> OpenList<E> for KeyedFifoOpenList<E> {
     }
 
     fn memory_bytes(&self) -> u64 {
-        // A B-tree slot per key: the key, the queue's header, links.
-        let per_key = size_of::<Key>() + size_of::<VecDeque<E>>() + 16;
-        (self.capacity * size_of::<E>() + self.queues.len() * per_key) as u64
+        // A B-tree slot per key: the key, the queue's ends, links.
+        let per_key = size_of::<Key>() + size_of::<Ends>() + 16;
+        (self.slots.capacity() * size_of::<Slot<E>>() + self.queues.len() * per_key) as u64
     }
 }
 
@@ -77,6 +132,7 @@ mod tests {
         let (mut keyed, mut heap) = (KeyedFifoOpenList::new(), TieBreakingOpenList::new());
         let mut x: u64 = 1;
         let mut next = 0u32;
+        let mut most_held = 0;
         for round in 0..20_000 {
             x = x
                 .wrapping_mul(6364136223846793005)
@@ -90,9 +146,13 @@ mod tests {
                 assert_eq!(keyed.pop(), heap.pop(), "round {round}");
             }
             assert_eq!(keyed.len(), heap.len());
-            // The capacity kept as queues change is the queues' own.
-            let walked: usize = keyed.queues.values().map(VecDeque::capacity).sum();
-            assert_eq!(keyed.capacity, walked, "round {round}");
+            // Popped slots are reused: the arena holds no more slots
+            // than entries were ever held at once.
+            assert!(
+                keyed.slots.len() <= most_held.max(keyed.len()),
+                "round {round}"
+            );
+            most_held = most_held.max(keyed.len());
         }
         while let Some(e) = heap.pop() {
             assert_eq!(keyed.pop(), Some(e));
