@@ -34,39 +34,87 @@ use crate::result::Plan;
 use crate::state::{StateId, StateRegistry};
 use crate::successor::StateSpace;
 
-/// The states a plan visits: `states[i]` is the state before step `i`,
-/// the last one the state it ends in. `None` if some operator is not
-/// applicable (then the plan is left alone).
-fn replay(space: &mut StateSpace<'_>, operators: &[OperatorId]) -> Option<Vec<Vec<u64>>> {
-    let mut states = Vec::with_capacity(operators.len() + 1);
-    states.push(space.initial_state());
-    let mut fluents = Vec::new();
-    for &op in operators {
-        let state = states.last()?;
-        let precondition = &space.task.operators[op as usize].precondition;
-        if !space.view(state, &mut fluents).satisfies(precondition) {
-            return None;
-        }
-        let mut next = Vec::new();
-        if !space.apply(state, op, &mut next) {
-            return None;
-        }
-        states.push(next);
+/// The states a plan visits, one after the other in one flat vector (a
+/// plan of a million steps is then one allocation, not a million):
+/// [`Trajectory::state`]`(i)` is the state before step `i`, the last one
+/// the state the plan ends in.
+struct Trajectory {
+    /// Words of every state (the task's states all have as many).
+    width: usize,
+    words: Vec<u64>,
+}
+
+impl Trajectory {
+    /// The state before step `i` (after the last step for `i` = the
+    /// plan's length).
+    fn state(&self, i: usize) -> &[u64] {
+        &self.words[i * self.width..(i + 1) * self.width]
     }
-    Some(states)
+
+    /// The number of states: the plan's length plus one.
+    fn len(&self) -> usize {
+        self.words.len() / self.width.max(1)
+    }
+
+    /// The state the plan ends in.
+    fn last(&self) -> &[u64] {
+        self.state(self.len() - 1)
+    }
+
+    /// Every state, in order.
+    fn states(&self) -> impl Iterator<Item = &[u64]> {
+        (0..self.len()).map(|i| self.state(i))
+    }
+}
+
+/// The states `operators` visit from the initial state; `None` if some
+/// operator is not applicable (then the plan is left alone).
+fn replay(space: &mut StateSpace<'_>, operators: &[OperatorId]) -> Option<Trajectory> {
+    let initial = space.initial_state();
+    let width = initial.len();
+    let mut trajectory = Trajectory {
+        width,
+        words: Vec::with_capacity(width * (operators.len() + 1)),
+    };
+    trajectory.words.extend_from_slice(&initial);
+    extend(space, &mut trajectory, operators).then_some(trajectory)
+}
+
+/// Appends the states `operators` visit from the trajectory's last state;
+/// false if some operator is not applicable there.
+fn extend(
+    space: &mut StateSpace<'_>,
+    trajectory: &mut Trajectory,
+    operators: &[OperatorId],
+) -> bool {
+    let mut fluents = Vec::new();
+    let mut state = trajectory.last().to_vec();
+    let mut next = Vec::new();
+    for &op in operators {
+        let precondition = &space.task.operators[op as usize].precondition;
+        if !space.view(&state, &mut fluents).satisfies(precondition)
+            || !space.apply(&state, op, &mut next)
+            || next.len() != trajectory.width
+        {
+            return false;
+        }
+        trajectory.words.extend_from_slice(&next);
+        std::mem::swap(&mut state, &mut next);
+    }
+    true
 }
 
 /// The plan with every loop through a repeated state cut out: from each
 /// state, jump to its last visit.
-fn remove_loops(operators: &[OperatorId], states: &[Vec<u64>]) -> Vec<OperatorId> {
+fn remove_loops(operators: &[OperatorId], states: &Trajectory) -> Vec<OperatorId> {
     let mut last_visit: HashMap<&[u64], usize> = HashMap::with_capacity(states.len());
-    for (i, state) in states.iter().enumerate() {
-        last_visit.insert(state.as_slice(), i);
+    for (i, state) in states.states().enumerate() {
+        last_visit.insert(state, i);
     }
     let mut kept = Vec::with_capacity(operators.len());
     let mut i = 0;
     while i < operators.len() {
-        i = last_visit[states[i].as_slice()];
+        i = last_visit[states.state(i)];
         if i < operators.len() {
             kept.push(operators[i]);
             i += 1;
@@ -129,23 +177,29 @@ pub fn improve_plan(
     let mut work = 0u64;
     let mut i = 0;
     while i < operators.len() && work < budget && !stop() {
-        match eliminate_from(space, &operators, i, &states[i], &mut work) {
+        match eliminate_from(space, &operators, i, states.state(i), &mut work) {
             Some(kept) => {
-                let mut shorter = operators[..i].to_vec();
-                shorter.extend(kept.iter().map(|&j| operators[j]));
-                match replay(space, &shorter) {
-                    Some(new_states) => {
-                        operators = shorter;
-                        states = new_states;
-                    }
-                    None => i += 1,
+                // The states up to step `i` stay; the rest are replayed.
+                let rest: Vec<OperatorId> = kept.iter().map(|&j| operators[j]).collect();
+                states.words.truncate((i + 1) * states.width);
+                if extend(space, &mut states, &rest) {
+                    operators.truncate(i);
+                    operators.extend(rest);
+                } else {
+                    // Cannot happen (elimination replayed the same steps);
+                    // the plan before this attempt stays.
+                    let Some(replayed) = replay(space, &operators) else {
+                        return plan.clone();
+                    };
+                    states = replayed;
+                    i += 1;
                 }
             }
             None => i += 1,
         }
     }
     let shorter = Plan::new(space.task, operators);
-    if shorter.cost > plan.cost || !space.is_goal(states.last().expect("a start state")) {
+    if shorter.cost > plan.cost || !space.is_goal(states.last()) {
         return plan.clone(); // cannot happen; the original is the safe answer
     }
     shorter
@@ -246,9 +300,9 @@ struct Neighbourhood {
 impl Neighbourhood {
     /// The plan's `states`, none expanded yet (the initial state is node
     /// 0).
-    fn new(space: &mut StateSpace<'_>, states: &[Vec<u64>]) -> Self {
+    fn new(space: &mut StateSpace<'_>, states: &Trajectory) -> Self {
         let mut graph = Neighbourhood {
-            states: StateRegistry::new(states[0].len()),
+            states: StateRegistry::new(states.width),
             edges: Vec::new(),
             leaving: Vec::new(),
             goals: Vec::new(),
@@ -258,7 +312,7 @@ impl Neighbourhood {
             full: false,
             unit_costs: !space.task.has_general_costs(),
         };
-        for state in states {
+        for state in states.states() {
             match graph.node(space, state) {
                 Some((id, true)) => graph.queue.push_back(id),
                 Some((_, false)) => {}
