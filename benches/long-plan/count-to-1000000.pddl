@@ -1,0 +1,4 @@
+(define (problem count-to-1000000)
+  (:domain counter)
+  (:init (ready) (= (count) 0))
+  (:goal (>= (count) 1000000)))
