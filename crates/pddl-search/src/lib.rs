@@ -40,8 +40,8 @@ pub use pddl_ground::task::{Cost, OperatorId};
 use heuristics::CostType;
 use open_lists::{AlternationOpenList, BucketOpenList, KeyOrderedOpenList};
 pub use options::{
-    BACKGROUND_DELAY, Engine, HILL_CLIMBING_AFTER, HILL_CLIMBING_EVALUATIONS, HeuristicKind,
-    SearchOptions, UnknownName,
+    BACKGROUND_DELAY, Engine, HILL_CLIMBING_AFTER, HILL_CLIMBING_EVALUATIONS,
+    HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT, HeuristicKind, SearchOptions, UnknownName,
 };
 pub use result::{
     NoObserver, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchResult, Statistics,

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use pddl_ground::Task;
 
 use crate::heuristics::CostType;
-use crate::options::HILL_CLIMBING_EVALUATIONS;
+use crate::options::{HILL_CLIMBING_EVALUATIONS, HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT};
 use crate::search_algorithms::hill_climbing::{self, Climb};
 use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_cores};
 use crate::successor::StateSpace;
@@ -69,7 +69,8 @@ pub(crate) fn first_search(
 /// evaluations, then hill-climbing (greedy search with a heuristic that
 /// has preferred operators): ends the first search where either finds a
 /// plan or a limit or the caller stops it; `None` when the climb is stuck
-/// or has spent [`HILL_CLIMBING_EVALUATIONS`], leaving the task to the
+/// or has spent [`HILL_CLIMBING_EVALUATIONS`] (and the
+/// [`HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT`] it earned), leaving the task to the
 /// turns.
 fn climb(
     space: &mut StateSpace<'_>,
@@ -98,7 +99,13 @@ fn climb(
     debug_assert!(h.has_preferred_operators());
     let climb_start = monitor.stats.evaluated;
     let (climb, budget_spent) = with_budget(monitor, HILL_CLIMBING_EVALUATIONS, |monitor| {
-        hill_climbing::run(space, h.as_mut(), FOLLOW_FORCED, monitor)
+        hill_climbing::run(
+            space,
+            h.as_mut(),
+            FOLLOW_FORCED,
+            HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT,
+            monitor,
+        )
     });
     monitor.reset_iteration();
     match climb {

@@ -45,11 +45,15 @@ const ON_PATH: u32 = u32::MAX;
 /// Climbs with `heuristic` from the initial state, following its preferred
 /// operators first (a heuristic without them gets every operator).
 /// `follow_forced` as for the other engines
-/// ([`crate::search_algorithms::lazy::LazyParams::follow_forced`]).
+/// ([`crate::search_algorithms::lazy::LazyParams::follow_forced`]). Each
+/// state with a lower estimate raises the monitor's evaluation budget, if
+/// it has one, by `evaluations_per_improvement`, so that a climb that keeps
+/// improving keeps going.
 pub fn run(
     space: &mut StateSpace<'_>,
     heuristic: &mut dyn Heuristic,
     follow_forced: bool,
+    evaluations_per_improvement: u64,
     monitor: &mut Monitor<'_>,
 ) -> Climb {
     let task = space.task;
@@ -174,6 +178,7 @@ pub fn run(
             current_h = h;
             current = id;
             monitor.note_h(h);
+            monitor.extend_evaluation_budget(evaluations_per_improvement);
             queue.clear();
             search += 1;
             pruned = true;

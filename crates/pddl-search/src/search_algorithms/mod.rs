@@ -636,6 +636,13 @@ impl<'a> Monitor<'a> {
         self.evaluation_budget = budget;
     }
 
+    /// Raises the evaluation budget, if there is one, by `more`.
+    pub fn extend_evaluation_budget(&mut self, more: u64) {
+        if let Some(budget) = &mut self.evaluation_budget {
+            *budget = budget.saturating_add(more);
+        }
+    }
+
     /// Whether the evaluation budget (not the time limit) is used up.
     pub fn evaluation_budget_spent(&self) -> bool {
         self.evaluation_budget

@@ -755,6 +755,30 @@ fn hill_climbing_finds_the_first_plan_where_the_estimate_descends() {
     );
 }
 
+/// 1 500 goals, each reached by an operator of its own: h_FF falls by one
+/// with every step, so the climb evaluates about one state per step. It
+/// goes on past its 1 000 evaluations while it keeps improving (four more
+/// per improvement): with 20 000 such goals, falling back to lazy greedy
+/// search (20 000 successors queued per expansion) ran out of memory
+/// after 90 s.
+#[test]
+fn a_climb_that_keeps_improving_keeps_climbing() {
+    let goals = 1_500u32;
+    let mut b = TaskBuilder::new(goals as usize);
+    for fact in 0..goals {
+        b.op("reach", &[], &[fact], &[]);
+    }
+    let all: Vec<u32> = (0..goals).collect();
+    let task = b.build(&[], &all);
+    let climbed = run_with(&task, &climbing(true));
+    assert_eq!(climbed.plan.map(|p| p.cost), Some(u64::from(goals)));
+    assert!(
+        climbed.statistics.evaluated <= u64::from(goals) + 10,
+        "{:?}",
+        climbed.statistics
+    );
+}
+
 /// Facts: 0 home, 1 pit, 2 a, 3 b, 4 x, 5 y, 6 goal, 7–12 steps of a
 /// path. The goal is `jump` (into the pit, for good), then x and y, then
 /// `done`: four steps (five by h_add, which counts the jump twice), where
