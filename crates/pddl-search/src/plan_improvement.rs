@@ -39,9 +39,12 @@ use crate::successor::StateSpace;
 /// [`Trajectory::state`]`(i)` is the state before step `i`, the last one
 /// the state the plan ends in.
 struct Trajectory {
-    /// Words of every state (the task's states all have as many).
+    /// Words of every state (the task's states all have as many; none
+    /// where the task has no facts and no fluents).
     width: usize,
     words: Vec<u64>,
+    /// The number of states.
+    len: usize,
 }
 
 impl Trajectory {
@@ -53,7 +56,19 @@ impl Trajectory {
 
     /// The number of states: the plan's length plus one.
     fn len(&self) -> usize {
-        self.words.len() / self.width.max(1)
+        self.len
+    }
+
+    /// Appends a state.
+    fn push(&mut self, state: &[u64]) {
+        self.words.extend_from_slice(state);
+        self.len += 1;
+    }
+
+    /// Keeps the first `len` states.
+    fn truncate(&mut self, len: usize) {
+        self.words.truncate(len * self.width);
+        self.len = self.len.min(len);
     }
 
     /// The state the plan ends in.
@@ -75,8 +90,9 @@ fn replay(space: &mut StateSpace<'_>, operators: &[OperatorId]) -> Option<Trajec
     let mut trajectory = Trajectory {
         width,
         words: Vec::with_capacity(width * (operators.len() + 1)),
+        len: 0,
     };
-    trajectory.words.extend_from_slice(&initial);
+    trajectory.push(&initial);
     extend(space, &mut trajectory, operators).then_some(trajectory)
 }
 
@@ -98,7 +114,7 @@ fn extend(
         {
             return false;
         }
-        trajectory.words.extend_from_slice(&next);
+        trajectory.push(&next);
         std::mem::swap(&mut state, &mut next);
     }
     true
@@ -181,7 +197,7 @@ pub fn improve_plan(
             Some(kept) => {
                 // The states up to step `i` stay; the rest are replayed.
                 let rest: Vec<OperatorId> = kept.iter().map(|&j| operators[j]).collect();
-                states.words.truncate((i + 1) * states.width);
+                states.truncate(i + 1);
                 if extend(space, &mut states, &rest) {
                     operators.truncate(i);
                     operators.extend(rest);
@@ -506,6 +522,20 @@ mod tests {
         assert_eq!(
             improve_plan(&mut space, &found, 0, &never).operators,
             vec![2, 3, 0] // the repeated make-b changes nothing: a loop too
+        );
+    }
+
+    #[test]
+    fn a_task_without_facts_keeps_its_empty_plan() {
+        // States of no words: the trajectory still counts them.
+        let task = TaskBuilder::new(0).build(&[], &[]);
+        let mut space = StateSpace::new(&task);
+        let never = || false;
+        let empty = plan(&[]);
+        assert_eq!(improve_plan(&mut space, &empty, u64::MAX, &never), empty);
+        assert_eq!(
+            shorten_through_neighbourhood(&mut space, &empty, u64::MAX, &never),
+            empty
         );
     }
 
