@@ -8,9 +8,9 @@ use crate::instantiate::{LinearMetric, MetricInfo, RawTask, tidy};
 use crate::normalize::Model;
 use crate::relevance::drop_irrelevant;
 use crate::task::{
-    AssignOp, ConditionalEffect, Conjunction, Cost, CostModel, FactId, FluentId, GroundAtom,
-    GroundMetric, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect, NumExpr, Operator,
-    Task,
+    AssignOp, ConditionalEffect, Conjunction, Cost, CostDisplay, CostModel, FactId, FluentId,
+    GroundAtom, GroundMetric, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect,
+    NumExpr, Operator, Task,
 };
 
 /// Most rounds of constant-fact elimination (each round can only expose
@@ -379,16 +379,10 @@ fn scale_to_integers(raw: &RawTask, costs: &[f64]) -> Result<(Vec<Cost>, Cost), 
             if scaled <= LARGEST {
                 Ok(scaled as Cost)
             } else {
-                // The limit in the metric's units, at this scale.
-                let at_scale = CostModel::FromMetric {
-                    fluents: Vec::new(),
-                    offset: 0.0,
-                    scale,
-                };
                 Err(format!(
                     "{} has too large a cost ({cost}; at most {})",
                     op.plan_line(),
-                    at_scale.display_cost(MAX_OPERATOR_COST)
+                    CostDisplay::at_scale(MAX_OPERATOR_COST, scale)
                 ))
             }
         })

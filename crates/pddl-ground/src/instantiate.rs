@@ -576,6 +576,10 @@ impl Grounder<'_> {
         conditional_numeric: &mut Vec<FluentId>,
         limits: &EffectLimits<'_, '_>,
     ) -> Result<Effects, GroundError> {
+        let too_many = || GroundError::TooManyOperators {
+            action: action.name.clone(),
+            limit: limits.max_operators,
+        };
         let mut out = Effects::default();
         for g in &action.groups {
             let sets: Vec<&[ObjId]> = g
@@ -642,10 +646,7 @@ impl Grounder<'_> {
                     out.numeric.extend(numeric);
                     if out.add.len() + out.del.len() + out.numeric.len() > limits.unconditional_room
                     {
-                        return Err(GroundError::TooManyOperators {
-                            action: action.name.clone(),
-                            limit: limits.max_operators,
-                        });
+                        return Err(too_many());
                     }
                     continue;
                 }
@@ -661,10 +662,7 @@ impl Grounder<'_> {
                     });
                 }
                 if out.conditional.len() > limits.conditional_room {
-                    return Err(GroundError::TooManyOperators {
-                        action: action.name.clone(),
-                        limit: limits.max_operators,
-                    });
+                    return Err(too_many());
                 }
             }
         }
@@ -984,7 +982,6 @@ pub(crate) fn instantiate(
                 max_operators: options.max_operators,
             };
             let effects = gr.effects(action, &mut bind, &mut conditional_numeric, &limits)?;
-            stop.tick(effects.conditional.len().try_into().unwrap_or(u32::MAX));
             if effects.add.is_empty()
                 && effects.del.is_empty()
                 && effects.numeric.is_empty()

@@ -395,10 +395,7 @@ impl CostModel {
     /// A cost shown in units of the metric, exactly: `1817` at scale 100
     /// shows as `18.17`.
     pub fn display_cost(&self, cost: Cost) -> CostDisplay {
-        CostDisplay {
-            cost,
-            scale: self.scale(),
-        }
+        CostDisplay::at_scale(cost, self.scale())
     }
 }
 
@@ -408,6 +405,14 @@ impl CostModel {
 pub struct CostDisplay {
     cost: Cost,
     scale: Cost,
+}
+
+impl CostDisplay {
+    /// `cost` in cost units of which `scale` (a power of ten) make one
+    /// unit of the metric.
+    pub(crate) fn at_scale(cost: Cost, scale: Cost) -> CostDisplay {
+        CostDisplay { cost, scale }
+    }
 }
 
 impl fmt::Display for CostDisplay {

@@ -6,6 +6,7 @@
 //! no more than a slot in the key map each.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 
 use super::{Key, OpenList};
 
@@ -83,10 +84,10 @@ impl<E: Copy> OpenList<E> for KeyedFifoOpenList<E> {
     fn push(&mut self, key: Key, entry: E, _preferred: bool) {
         let id = self.new_slot(entry);
         match self.queues.entry(key) {
-            std::collections::btree_map::Entry::Vacant(vacant) => {
+            Entry::Vacant(vacant) => {
                 vacant.insert(Ends { head: id, tail: id });
             }
-            std::collections::btree_map::Entry::Occupied(mut occupied) => {
+            Entry::Occupied(mut occupied) => {
                 let ends = occupied.get_mut();
                 self.slots[ends.tail as usize].next = id;
                 ends.tail = id;
