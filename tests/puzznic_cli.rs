@@ -520,20 +520,21 @@ fn solve_checks_its_search_flags_as_plan_does() {
 
 #[test]
 fn solve_honours_the_memory_limit() {
-    let out = plan()
-        .args([
-            "puzznic",
-            "solve",
-            "-q",
-            "--memory-limit",
-            "0",
-            &shipped("trap"),
-        ])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(6));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    // A level of 21 tiles whose grounding takes more than the 1 MiB
+    // allowed (the smallest limit: zero is refused as a mistake).
+    let dir = temp_dir();
+    let level = dir.path().join("crowded.txt");
+    std::fs::write(
+        &level,
+        "############\n#..........#\n#a........b#\n#c.d....e.d#\n\
+         #b.a.c..d.e#\n#d.e.b..a.c#\n#e.c.a..b.a#\n############\n",
+    )
+    .expect("writes");
+    let (status, stdout) = solve(&["-q", "--memory-limit", "1"], &level);
+    assert_eq!(status, Some(6), "{stdout}");
     assert!(stdout.contains("memory limit reached"), "{stdout}");
+    let (status, _) = solve(&["-q", "--memory-limit", "0"], &level);
+    assert_eq!(status, Some(2));
 }
 
 #[test]

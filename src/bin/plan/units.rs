@@ -22,7 +22,9 @@ pub fn seconds(text: &str) -> Result<f64, String> {
 
 /// MiB of a `--memory-limit` value: `4096`, or with a unit of powers of
 /// 1024: `512M` (`MiB`, `MB`), `4G` (`GiB`, `GB`), `1T`, `65536K`;
-/// fractions are rounded up to whole MiB (`1.5G` is 1 536 MiB).
+/// fractions are rounded up to whole MiB (`1.5G` is 1 536 MiB). Zero is
+/// refused: no search, grounding or parse fits in it, so it can only be a
+/// mistake (as `--time-limit 0` is refused).
 pub fn mebibytes(text: &str) -> Result<u64, String> {
     const UNITS: [(&str, f64); 12] = [
         ("KiB", 1.0 / 1024.0),
@@ -38,18 +40,25 @@ pub fn mebibytes(text: &str) -> Result<u64, String> {
         ("TB", 1048576.0),
         ("T", 1048576.0),
     ];
-    let expected = || "expected MiB: a whole number, or one with a unit (512M, 4G)".to_string();
+    let expected =
+        || "expected MiB: a positive whole number, or one with a unit (512M, 4G)".to_string();
     let (number, scale) = split_unit(text, &UNITS);
-    let Some(scale) = scale else {
+    let mebibytes = match scale {
         // Without a unit: whole MiB, as before units were accepted.
-        return number.parse::<u64>().map_err(|_| expected());
+        None => number.parse::<u64>().map_err(|_| expected())?,
+        Some(scale) => {
+            let value = number.parse::<f64>().map_err(|_| expected())?;
+            if !(value >= 0.0 && value.is_finite()) {
+                return Err(expected());
+            }
+            // Saturates at u64::MAX, which is no limit in practice.
+            (value * scale).ceil() as u64
+        }
     };
-    let value = number.parse::<f64>().map_err(|_| expected())?;
-    if !(value >= 0.0 && value.is_finite()) {
+    if mebibytes == 0 {
         return Err(expected());
     }
-    // Saturates at u64::MAX, which is no limit in practice.
-    Ok((value * scale).ceil() as u64)
+    Ok(mebibytes)
 }
 
 /// `text` (trimmed) without the first unit of `units` it ends with
@@ -100,9 +109,10 @@ mod tests {
         assert_eq!(mebibytes("65536K"), Ok(64));
         // Part of a MiB is a whole one.
         assert_eq!(mebibytes("1K"), Ok(1));
-        assert_eq!(mebibytes("0"), Ok(0));
-        // A plain number is whole MiB.
-        for bad in ["", "G", "1.5", "-1", "-1G", "4X", "nan G", "inf G"] {
+        // A plain number is whole MiB, and no limit is zero.
+        for bad in [
+            "", "G", "1.5", "-1", "-1G", "4X", "nan G", "inf G", "0", "0G", "0.0K",
+        ] {
             assert!(mebibytes(bad).is_err(), "{bad}");
         }
     }
