@@ -696,9 +696,11 @@ fn decimal_increments_are_optimised_and_shown_in_the_metrics_units() {
     assert!(
         stderr.contains("found a plan: 3 steps, cost 3.35\n")
             && stderr.contains("plan: 3 steps, cost 3.35, optimal\n")
-            // A*'s progress, in the metric's units too (not 335).
-            && stderr.contains("] f = 3.35, h = 3.35  ")
-            && stderr.contains("] f = 3.35, h = 2.3  ")
+            // A*'s progress, in the metric's units too (not 335); lines
+            // within 50 ms of the first are shown together, before the plan.
+            && stderr.contains(" h = 3.35  0 expanded")
+            && stderr.contains(" f = 3.35, h = ")
+            && !stderr.contains("= 335")
             && !stderr.contains("not optimised"),
         "{stderr}"
     );
@@ -1163,4 +1165,42 @@ fn ground_stats_count_the_irrelevant_operators_removed() {
     let (status, stdout, stderr) = run(&["-q", files[0], files[1]]);
     assert_eq!(status, Some(0), "{stderr}");
     assert!(stdout.starts_with("(reach)\n"), "{stdout}");
+}
+
+/// A plan of 100 000 steps, where greedy search's h falls by one per
+/// expansion: the progress lines come at most one per 50 ms (plus the
+/// periodic ones and the ones shown before each plan), not one per new h,
+/// and the line held back last is shown before the plan (`h = 1`).
+#[test]
+fn progress_lines_are_spaced_out_when_h_improves_at_every_step() {
+    let domain = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/long-plan/domain.pddl");
+    let dir = tempdir("many-best-h");
+    let problem = dir.join("count-to-100000.pddl");
+    std::fs::write(
+        &problem,
+        "(define (problem count-to-100000) (:domain counter)
+           (:init (ready) (= (count) 0)) (:goal (>= (count) 100000)))",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let (status, _, stderr) = run(&[domain, problem.to_str().unwrap(), "-o", "/dev/null"]);
+    let elapsed = started.elapsed();
+    assert_eq!(status, Some(0), "{stderr}");
+    let progress_lines = stderr.lines().filter(|l| l.contains(" expanded, ")).count();
+    let found = stderr.matches("found a plan: ").count();
+    // A line at most every 50 ms, a periodic one at most every second and
+    // one before each plan and at the end.
+    let most = 2 + elapsed.as_millis() as usize / 50 + elapsed.as_secs() as usize + found;
+    assert!(
+        progress_lines <= most,
+        "{progress_lines} lines (at most {most}):\n{stderr}"
+    );
+    let before_first_plan = stderr.split("found a plan: ").next().unwrap();
+    assert!(
+        before_first_plan
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains(" h = 1 ")),
+        "{stderr}"
+    );
 }

@@ -5,6 +5,14 @@ use planner::ground::Task;
 use planner::ground::task::CostModel;
 use planner::search::{Plan, Progress, ProgressReason, SearchObserver};
 use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// A new best h or f is shown at once if the last line is at least this
+/// old; sooner ones wait for the next line (or the plan, or the end), the
+/// latest replacing the others. A search whose h falls by one per
+/// expansion (a million-step plan) would otherwise print a million lines,
+/// or redraw the status line a million times.
+const MIN_LINE_GAP: Duration = Duration::from_millis(50);
 
 /// Shows search progress on stderr: a live status line on a terminal,
 /// plain lines otherwise.
@@ -14,6 +22,10 @@ pub struct ProgressPrinter {
     cost_model: Option<CostModel>,
     live: bool,
     line_open: bool,
+    /// When the last line was shown.
+    last_line_at: Option<Instant>,
+    /// A report held back by [`MIN_LINE_GAP`], shown before the next output.
+    held: Option<Progress>,
 }
 
 impl ProgressPrinter {
@@ -23,6 +35,8 @@ impl ProgressPrinter {
             cost_model: None,
             live: std::io::stderr().is_terminal(),
             line_open: false,
+            last_line_at: None,
+            held: None,
         }
     }
 
@@ -42,8 +56,12 @@ impl ProgressPrinter {
         }
     }
 
-    /// Ends a live status line so later output starts on a new line.
+    /// Ends a live status line so later output starts on a new line
+    /// (after the report held back, if any).
     pub fn finish(&mut self) {
+        if let Some(held) = self.held.take() {
+            self.show_progress(&held);
+        }
         if self.line_open {
             eprintln!();
             self.line_open = false;
@@ -60,6 +78,38 @@ impl SearchObserver for ProgressPrinter {
         if self.quiet {
             return;
         }
+        let periodic = p.reason == ProgressReason::Periodic;
+        let now = Instant::now();
+        if !periodic
+            && self
+                .last_line_at
+                .is_some_and(|at| now.duration_since(at) < MIN_LINE_GAP)
+        {
+            self.held = Some(p.clone());
+            return;
+        }
+        // A periodic report is newer than the one held back.
+        self.held = None;
+        self.show_progress(p);
+    }
+
+    fn on_plan(&mut self, task: &Task, plan: &Plan) {
+        if self.quiet {
+            return;
+        }
+        self.finish();
+        eprintln!(
+            "found a plan: {} steps, cost {}",
+            plan.operators.len(),
+            task.cost_model.display_cost(plan.cost)
+        );
+    }
+}
+
+impl ProgressPrinter {
+    /// Shows report `p` as a line (a periodic one on a terminal, or
+    /// after the first second).
+    fn show_progress(&mut self, p: &Progress) {
         // Both where A* knows both: a line for a new best h then shows
         // what changed. Costs are shown in the metric's units, as the
         // plan's cost is; greedy search's h counts steps.
@@ -93,18 +143,10 @@ impl SearchObserver for ProgressPrinter {
             rate,
             p.memory_bytes >> 20
         );
-        self.show(&line, p.reason != ProgressReason::Periodic || secs >= 1.0);
-    }
-
-    fn on_plan(&mut self, task: &Task, plan: &Plan) {
-        if self.quiet {
-            return;
+        let worth_a_line = p.reason != ProgressReason::Periodic || secs >= 1.0;
+        if worth_a_line || self.live {
+            self.last_line_at = Some(Instant::now());
         }
-        self.finish();
-        eprintln!(
-            "found a plan: {} steps, cost {}",
-            plan.operators.len(),
-            task.cost_model.display_cost(plan.cost)
-        );
+        self.show(&line, worth_a_line);
     }
 }
