@@ -521,3 +521,38 @@ fn variables_of_types_sharing_a_subtype_fit_each_other() {
         vec!["wrong type for argument 1 of `floats`: expected `boat`, found `plane`"]
     );
 }
+
+#[test]
+fn actions_changing_one_function_term_twice_warn() {
+    let domain = "(define (domain twice)
+      (:requirements :numeric-fluents :action-costs :conditional-effects)
+      (:functions (x) (f ?o) (total-cost))
+      (:action clash :parameters (?a ?b)
+        :precondition (< (x) 10)
+        :effect (and (increase (x) 3) (and (assign (X) 2)) (increase (total-cost) 1)
+                     (increase (total-cost) 2) (increase (total-cost) 3)))
+      (:action move :parameters (?a ?b)
+        :effect (and (decrease (f ?a) 1) (increase (f ?b) 1) (increase (f c) 1)
+                     (when (> (x) 0) (increase (x) 1)) (forall (?c) (increase (x) 1))
+                     (increase (x) 1))))";
+    let diagnostics = domain_diagnostics(domain);
+    // The second and third change of `total-cost` each warn; `(f ?a)`,
+    // `(f ?b)` and `(f c)` may name different objects, and changes under
+    // `when` or `forall` are not judged here.
+    assert_eq!(
+        warnings(&diagnostics),
+        vec![
+            "action `clash` changes `(x)` twice",
+            "action `clash` changes `(total-cost)` twice",
+            "action `clash` changes `(total-cost)` twice",
+        ]
+    );
+    assert_eq!(
+        diagnostics[0].label.as_deref(),
+        Some("`(x)` is changed here and by `(increase (x) 3)`")
+    );
+    assert_eq!(
+        diagnostics[2].label.as_deref(),
+        Some("`(total-cost)` is changed here and by `(increase (total-cost) 1)`")
+    );
+}

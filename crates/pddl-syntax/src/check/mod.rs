@@ -7,7 +7,8 @@
 //! declarations, type cycles, unbound variables, derived predicates changed
 //! by actions, function terms given two initial values, a missing goal, and
 //! (as warnings) requirements used but not declared, a problem naming
-//! another domain and functions read but given no value in `:init`. Diagnostics come sorted by position. Unsupported but
+//! another domain, functions read but given no value in `:init` and
+//! actions whose effects change one function term twice. Diagnostics come sorted by position. Unsupported but
 //! parsed constructs (preferences, `:constraints`) are left to later stages.
 //!
 //! The checks follow what real benchmarks rely on: types may be used before
@@ -15,6 +16,7 @@
 //! declared itself is only a warning, and a variable may be passed where a
 //! subtype of its type is expected (objects and constants must fit exactly).
 
+mod double_updates;
 mod formula;
 mod requirements;
 mod suggest;
@@ -91,6 +93,7 @@ pub fn check_domain(domain: &Domain) -> Vec<Diagnostic> {
             });
         }
     }
+    out.extend(double_updates::double_updates(domain));
     out.extend(requirements.into_warnings());
     sorted(out)
 }
