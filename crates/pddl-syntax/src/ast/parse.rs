@@ -31,10 +31,14 @@ pub const MAX_ERRORS: usize = 100;
 pub fn parse_domain(text: &str) -> Result<Domain, Vec<Diagnostic>> {
     match parse_definition(text)? {
         Definition::Domain(d) => Ok(d),
-        Definition::Problem(p) => Err(vec![Diagnostic::error(
-            "expected a domain, found a problem",
-            p.span,
-        )]),
+        Definition::Problem(p) => Err(vec![
+            Diagnostic::error("expected a domain, found a problem", p.span)
+                .with_label(format!("problem `{}` of domain `{}`", p.name, p.domain))
+                .with_note(
+                    "the domain file, which starts with `(define (domain NAME)`, comes before \
+                     the problem file",
+                ),
+        ]),
     }
 }
 
@@ -42,10 +46,14 @@ pub fn parse_domain(text: &str) -> Result<Domain, Vec<Diagnostic>> {
 pub fn parse_problem(text: &str) -> Result<Problem, Vec<Diagnostic>> {
     match parse_definition(text)? {
         Definition::Problem(p) => Ok(p),
-        Definition::Domain(d) => Err(vec![Diagnostic::error(
-            "expected a problem, found a domain",
-            d.span,
-        )]),
+        Definition::Domain(d) => Err(vec![
+            Diagnostic::error("expected a problem, found a domain", d.span)
+                .with_label(format!("domain `{}`", d.name))
+                .with_note(
+                    "the problem file, which starts with `(define (problem NAME)`, comes after \
+                     the domain file",
+                ),
+        ]),
     }
 }
 
