@@ -56,6 +56,49 @@ impl ProgressPrinter {
         }
     }
 
+    /// Shows report `p` as a line (a periodic one on a terminal, or
+    /// after the first second).
+    fn show_progress(&mut self, p: &Progress) {
+        // Both where A* knows both: a line for a new best h then shows
+        // what changed. Costs are shown in the metric's units, as the
+        // plan's cost is; greedy search's h counts steps.
+        let in_metric_units = |cost| match &self.cost_model {
+            Some(model) => model.display_cost(cost).to_string(),
+            None => cost.to_string(),
+        };
+        let h_text = |h| {
+            if p.h_counts_costs {
+                in_metric_units(h)
+            } else {
+                h.to_string()
+            }
+        };
+        let bound = match (p.best_f, p.best_h) {
+            (Some(f), Some(h)) => format!("f = {}, h = {}", in_metric_units(f), h_text(h)),
+            (Some(f), None) => format!("f = {}", in_metric_units(f)),
+            (None, Some(h)) => format!("h = {}", h_text(h)),
+            (None, None) => String::new(),
+        };
+        let secs = p.elapsed.as_secs_f64();
+        let rate = if secs > 0.0 {
+            p.expanded as f64 / secs
+        } else {
+            0.0
+        };
+        let line = format!(
+            "[{secs:7.2}s] {bound:>16}  {} expanded, {} generated, {:.0} states/s, {} MiB",
+            p.expanded,
+            p.generated,
+            rate,
+            p.memory_bytes >> 20
+        );
+        let worth_a_line = p.reason != ProgressReason::Periodic || secs >= 1.0;
+        if worth_a_line || self.live {
+            self.last_line_at = Some(Instant::now());
+        }
+        self.show(&line, worth_a_line);
+    }
+
     /// Ends a live status line so later output starts on a new line
     /// (after the report held back, if any).
     pub fn finish(&mut self) {
@@ -103,50 +146,5 @@ impl SearchObserver for ProgressPrinter {
             plan.operators.len(),
             task.cost_model.display_cost(plan.cost)
         );
-    }
-}
-
-impl ProgressPrinter {
-    /// Shows report `p` as a line (a periodic one on a terminal, or
-    /// after the first second).
-    fn show_progress(&mut self, p: &Progress) {
-        // Both where A* knows both: a line for a new best h then shows
-        // what changed. Costs are shown in the metric's units, as the
-        // plan's cost is; greedy search's h counts steps.
-        let in_metric_units = |cost| match &self.cost_model {
-            Some(model) => model.display_cost(cost).to_string(),
-            None => cost.to_string(),
-        };
-        let h_text = |h| {
-            if p.h_counts_costs {
-                in_metric_units(h)
-            } else {
-                h.to_string()
-            }
-        };
-        let bound = match (p.best_f, p.best_h) {
-            (Some(f), Some(h)) => format!("f = {}, h = {}", in_metric_units(f), h_text(h)),
-            (Some(f), None) => format!("f = {}", in_metric_units(f)),
-            (None, Some(h)) => format!("h = {}", h_text(h)),
-            (None, None) => String::new(),
-        };
-        let secs = p.elapsed.as_secs_f64();
-        let rate = if secs > 0.0 {
-            p.expanded as f64 / secs
-        } else {
-            0.0
-        };
-        let line = format!(
-            "[{secs:7.2}s] {bound:>16}  {} expanded, {} generated, {:.0} states/s, {} MiB",
-            p.expanded,
-            p.generated,
-            rate,
-            p.memory_bytes >> 20
-        );
-        let worth_a_line = p.reason != ProgressReason::Periodic || secs >= 1.0;
-        if worth_a_line || self.live {
-            self.last_line_at = Some(Instant::now());
-        }
-        self.show(&line, worth_a_line);
     }
 }
