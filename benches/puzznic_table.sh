@@ -42,7 +42,7 @@ for level in $files; do
     out=$("$PLAN" puzznic solve $OPTIMAL ${PLAN_ARGS:-} --time-limit "$LIMIT" "$level" 2>&1) || status=$?
     end=$(date +%s.%N)
     summary=$(printf '%s\n' "$out" | grep -E '^; (solved|unsolvable|time limit|memory limit|interrupted)' | head -n 1)
-    moves=$(printf '%s\n' "$summary" | sed -n 's/^; solved: \([0-9]*\) player moves.*/\1/p')
+    moves=$(printf '%s\n' "$summary" | sed -n 's/^; solved: \([0-9]*\) player move.*/\1/p')
     expanded=$(printf '%s\n' "$summary" | sed -n 's/.* \([0-9]*\) expanded states.*/\1/p')
     # A stopped --optimal run states the moves it proved necessary.
     bound=$(printf '%s\n' "$summary" | sed -n 's/.*: at least \([0-9]*\) moves$/\1/p')

@@ -188,7 +188,7 @@ fn simulator_solve_and_tiled_input() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).expect("utf-8");
-    assert!(text.contains("1 moves (optimal)"), "{text}");
+    assert!(text.contains(": 1 move (optimal), 1 board,"), "{text}");
     assert!(
         text.contains("; move 1: move tile at row 2 col 2 right"),
         "{text}"
@@ -678,4 +678,110 @@ fn levels_and_plans_can_come_from_standard_input() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Runs `plan puzznic solve --json` with `args` on `level`: its exit
+/// status and the JSON object it printed.
+fn solve_json(
+    args: &[&str],
+    level: impl AsRef<std::ffi::OsStr>,
+) -> (Option<i32>, serde_json::Value) {
+    let (status, stdout) = solve(&[&["--json"], args].concat(), level);
+    let report = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    (status, report)
+}
+
+/// `-o FILE` puts a solution in the file (one `plan puzznic show` reads),
+/// and only a solution; `--json` reports every outcome as one object.
+#[test]
+fn solve_writes_a_file_or_json() {
+    let scratch = temp_dir();
+    let dir = scratch.path();
+    let plan_path = dir.join("plan.txt");
+    let out = plan()
+        .args(["puzznic", "solve", "-q", "--optimal", "-o"])
+        .arg(&plan_path)
+        .arg(shipped("two-colours"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "the solution went to the file");
+    let text = std::fs::read_to_string(&plan_path).expect("written");
+    assert!(
+        text.contains("; solved: 6 player moves (optimal)"),
+        "{text}"
+    );
+    let out = plan()
+        .args(["puzznic", "show", &shipped("two-colours")])
+        .arg(&plan_path)
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with("cleared in 6 moves\n"));
+
+    let (status, report) = solve_json(&["--optimal"], shipped("two-colours"));
+    assert_eq!(status, Some(0));
+    assert_eq!(report["status"], "solved");
+    assert_eq!(report["solver"], "planner");
+    assert_eq!(report["move_count"], 6);
+    assert_eq!(report["optimal"], true);
+    let moves = report["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 6);
+    assert!(
+        moves[0]
+            .as_str()
+            .expect("text")
+            .starts_with("move tile at row ")
+    );
+    let plan_lines = report["plan"].as_array().expect("plan");
+    let pushes = plan_lines
+        .iter()
+        .filter(|line| line.as_str().is_some_and(|l| l.starts_with("(push-")));
+    assert_eq!(pushes.count(), 6);
+    assert!(report["expanded"].as_u64().expect("expanded") > 0);
+
+    // One move: the singular, by the simulator too.
+    let (status, report) = solve_json(&["--simulator"], shipped("horizontal-pair"));
+    assert_eq!(status, Some(0));
+    assert_eq!(report["solver"], "simulator");
+    assert_eq!(report["move_count"], 1);
+    assert!(report["plan"].is_null());
+    let message = report["messages"][0].as_str().expect("message");
+    assert!(message.contains(": 1 move (optimal)"), "{message}");
+    let (_, text) = solve(&["-q"], shipped("horizontal-pair"));
+    assert!(text.contains("; solved: 1 player move (optimal)"), "{text}");
+
+    // Unsolvable before any search: no file, the reason on stdout.
+    let lone = dir.join("single.txt");
+    std::fs::write(&lone, "######\n#a.bb#\n######\n").expect("write");
+    let unwritten = dir.join("unwritten.txt");
+    let out = plan()
+        .args(["puzznic", "solve", "-o"])
+        .arg(&unwritten)
+        .arg(&lone)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(4));
+    assert!(!unwritten.exists());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("; unsolvable: only one tile"));
+    let (status, report) = solve_json(&[], &lone);
+    assert_eq!(status, Some(4));
+    assert_eq!(report["status"], "unsolvable");
+    assert!(report["moves"].is_null());
+
+    // A limit: its outcome and the bound proven.
+    let pairs = dir.join("pairs.txt");
+    std::fs::write(
+        &pairs,
+        "################\n#ab.cd.ef.gh.ij#\n#ba.dc.fe.hg.ji#\n################\n",
+    )
+    .expect("write");
+    let (status, report) = solve_json(&["--simulator", "--max-states", "1000"], &pairs);
+    assert_eq!(status, Some(6));
+    assert_eq!(report["status"], "memory limit");
+    assert_eq!(report["lower_bound"], 4);
+    assert_eq!(report["boards"], 1000);
+
+    // `-o -` would mix the plan with the JSON object.
+    let (status, _) = solve(&["--json", "-o", "-"], shipped("horizontal-pair"));
+    assert_eq!(status, Some(2));
 }

@@ -254,7 +254,7 @@ fn outcome_status(outcome: Outcome, has_plan: bool) -> i32 {
     }
 }
 
-fn outcome_name(outcome: Outcome) -> &'static str {
+pub fn outcome_name(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Solved => "solved",
         Outcome::Unsolvable => "unsolvable",

@@ -2,14 +2,14 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use planner::exit;
-use planner::puzznic::{self, BfsOutcome, Level};
-use planner::search::{Outcome, SearchOptions};
+use planner::puzznic::{self, Level};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use crate::progress::ProgressPrinter;
 use crate::search_args::{Configurations, SearchArgs};
+
+mod solve;
 
 /// How a level file is read.
 #[derive(Args)]
@@ -110,6 +110,17 @@ pub enum PuzznicCommand {
         /// No search progress on standard error.
         #[arg(short, long)]
         quiet: bool,
+        /// Write a solution (the moves and the PDDL plan, as printed
+        /// without this flag) to this file instead of standard output;
+        /// without a solution, the reason goes to standard output as
+        /// usual and no file is written.
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Print one JSON object instead: level, status, messages, solver,
+        /// moves, move_count, optimal, lower_bound, plan, expanded, boards
+        /// (the simulator's), seconds, peak_memory_bytes.
+        #[arg(long)]
+        json: bool,
         /// Use the reference simulator's breadth-first search instead of the
         /// planner (fewest moves, by the turn-based rules or with
         /// --real-time the real-time ones; --time-limit and --memory-limit
@@ -159,6 +170,8 @@ pub fn run(command: PuzznicCommand) -> i32 {
             real_time,
             search,
             quiet,
+            output,
+            json,
             simulator,
             max_states,
         } => {
@@ -168,14 +181,25 @@ pub fn run(command: PuzznicCommand) -> i32 {
             };
             match search.options(optimal, configurations) {
                 Ok(options) => {
-                    let mut progress = ProgressPrinter::new(quiet);
+                    let mut progress = ProgressPrinter::new(quiet || json);
                     let simulator = simulator.then(|| puzznic::BfsLimits {
                         max_states,
                         max_bytes: options
                             .memory_limit_bytes
                             .map(|bytes| usize::try_from(bytes).unwrap_or(usize::MAX)),
                     });
-                    solve(&level, rules(real_time), options, simulator, &mut progress)
+                    let to = solve::ReportTo {
+                        output: output.as_deref(),
+                        json,
+                    };
+                    solve::solve(
+                        &level,
+                        rules(real_time),
+                        options,
+                        simulator,
+                        &to,
+                        &mut progress,
+                    )
                 }
                 Err(message) => {
                     eprintln!("error: {message}");
@@ -223,234 +247,6 @@ fn problem(level_args: &LevelArgs, output: Option<&Path>) -> Result<i32, i32> {
     Ok(exit::SUCCESS)
 }
 
-fn solve(
-    level_args: &LevelArgs,
-    rules: puzznic::Rules,
-    options: SearchOptions,
-    simulator: Option<puzznic::BfsLimits>,
-    progress: &mut ProgressPrinter,
-) -> Result<i32, i32> {
-    let level = level_args.read()?;
-    let started = Instant::now();
-    outln!(
-        "; level {}",
-        planner::input::display_name(&level_args.level)
-    );
-    // Checked before any search: no search is needed to prove these
-    // levels unsolvable, and none should run for minutes to find out.
-    let report = |message: String| {
-        outln!("; {message}");
-        eprintln!(
-            "{}: {message}",
-            planner::input::display_name(&level_args.level)
-        );
-    };
-    let lone = level.board.lone_tiles();
-    if !lone.is_empty() {
-        for (kind, at) in &lone {
-            report(format!(
-                "unsolvable: only one tile of type `{kind}` (at {at}): the level can never be cleared"
-            ));
-        }
-        return Ok(exit::UNSOLVABLE);
-    }
-    // By the turn-based rules the first settling is forced, so its board
-    // is the one to judge; by the real-time ones a push may come while it
-    // settles, so only the board as given is (reaches include every fall).
-    let (board, when) = match rules {
-        puzznic::Rules::TurnBased => {
-            let mut settled = level.board.clone();
-            settled.settle();
-            (settled, " after the level settles")
-        }
-        puzznic::Rules::RealTime => (level.board.clone(), ""),
-    };
-    if let Some(dead_end) = puzznic::DeadEnds::new(&board).dead_end(&board) {
-        let kind = board.kinds()[usize::from(dead_end.kind)];
-        report(format!(
-            "unsolvable: the tile of type `{kind}` at {}{when}: {}",
-            dead_end.at, dead_end.reason
-        ));
-        return Ok(exit::UNSOLVABLE);
-    }
-    let cancel = crate::interrupt::cancel_flag();
-    if let Some(limits) = simulator {
-        // The time limit and Ctrl-C, checked every few thousand boards; the
-        // memory limit before the search's tables grow.
-        let mut stopped_by = None;
-        let mut shown_depth = None;
-        let mut stop = |stats: &puzznic::BfsStats| {
-            // A line per depth; on a terminal, also the live count.
-            let deeper = shown_depth != Some(stats.depth);
-            shown_depth = Some(stats.depth);
-            let secs = started.elapsed().as_secs_f64();
-            progress.show(
-                &format!(
-                    "[{secs:7.2}s] {:>16}  {} boards, {} expanded, {:.0} boards/s, {} MiB",
-                    format!("depth = {}", stats.depth),
-                    stats.states,
-                    stats.expanded,
-                    stats.expanded as f64 / secs.max(1e-9),
-                    stats.bytes >> 20
-                ),
-                deeper,
-            );
-            stopped_by = if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                Some(("interrupted", exit::INTERRUPTED))
-            } else if options
-                .time_limit
-                .is_some_and(|limit| started.elapsed() >= limit)
-            {
-                Some(("time limit reached", exit::TIME_LIMIT))
-            } else {
-                None
-            };
-            stopped_by.is_some()
-        };
-        let status = match rules {
-            puzznic::Rules::TurnBased => {
-                let (outcome, stats) = puzznic::solve_bfs_until(&level.board, limits, &mut stop);
-                progress.finish();
-                report_bfs(outcome, &stats, started, stopped_by, "")
-            }
-            puzznic::Rules::RealTime => {
-                let (outcome, stats) =
-                    puzznic::solve_bfs_real_time_until(&level.board, limits, &mut stop);
-                progress.finish();
-                report_bfs(outcome, &stats, started, stopped_by, " (real-time rules)")
-            }
-        };
-        return Ok(status);
-    }
-    let outcome = puzznic::plan_level(
-        &level,
-        &level_args.problem_name(),
-        rules,
-        &options,
-        cancel,
-        progress,
-    );
-    progress.finish();
-    let (result, plan) = outcome.map_err(|e| {
-        // A limit is reported where the search's limits are, on stdout.
-        match &e {
-            puzznic::PlanLevelError::Stopped(stopped) => outln!("; {stopped}"),
-            _ => eprintln!("{e}"),
-        }
-        match e {
-            puzznic::PlanLevelError::Ground(error) => exit::for_ground_error(&error),
-            puzznic::PlanLevelError::Stopped(stopped) => stopped.exit_status(),
-            puzznic::PlanLevelError::TooLarge { .. } => exit::MEMORY_LIMIT,
-            puzznic::PlanLevelError::Pddl(_) | puzznic::PlanLevelError::Rejected(_) => {
-                exit::FOUND_ERRORS
-            }
-        }
-    })?;
-    let seconds = started.elapsed().as_secs_f64();
-    let expanded = result.statistics.expanded;
-    let Some(plan) = plan else {
-        let (what, status) = match result.outcome {
-            Outcome::Unsolvable => (
-                "unsolvable: the search space was exhausted",
-                exit::UNSOLVABLE,
-            ),
-            Outcome::TimeLimit => ("time limit reached", exit::TIME_LIMIT),
-            Outcome::MemoryLimit => ("memory limit reached", exit::MEMORY_LIMIT),
-            Outcome::Cancelled => ("interrupted", exit::INTERRUPTED),
-            Outcome::Solved => ("no plan", exit::UNSOLVABLE),
-        };
-        let bound = match result.lower_bound {
-            Some(moves) if moves > 0 => format!(": at least {moves} moves"),
-            _ => String::new(),
-        };
-        outln!("; {what} after {expanded} expanded states, {seconds:.2} s{bound}");
-        return Ok(status);
-    };
-    let optimality = if result.proven_optimal {
-        " (optimal)"
-    } else {
-        ""
-    };
-    outln!(
-        "; solved: {} player moves{optimality}, {} actions, {expanded} expanded states, {seconds:.2} s",
-        plan.moves.len(),
-        plan.plan_lines.len()
-    );
-    print_moves(&plan.moves);
-    for line in &plan.plan_lines {
-        outln!("{line}");
-    }
-    outln!("; cost = {} (general cost)", plan.moves.len());
-    Ok(exit::SUCCESS)
-}
-
-/// Prints how the simulator's search ended; returns the exit status.
-/// `stopped_by` says why the caller's stop condition held, if it did.
-fn report_bfs<M: std::fmt::Display>(
-    outcome: BfsOutcome<M>,
-    stats: &puzznic::BfsStats,
-    started: Instant,
-    stopped_by: Option<(&str, i32)>,
-    rules_note: &str,
-) -> i32 {
-    let seconds = started.elapsed().as_secs_f64();
-    match outcome {
-        BfsOutcome::Solved(moves) => {
-            outln!(
-                "; solved by the simulator's BFS{rules_note}: {} moves (optimal), {} boards, {seconds:.2} s",
-                moves.len(),
-                stats.states
-            );
-            print_moves(&moves);
-            exit::SUCCESS
-        }
-        BfsOutcome::Unsolvable => {
-            outln!(
-                "; unsolvable{rules_note}: all {} reachable boards searched",
-                stats.states
-            );
-            exit::UNSOLVABLE
-        }
-        BfsOutcome::LimitReached { at_least, limit } => {
-            let why = match limit {
-                puzznic::BfsLimit::States => "gave up at --max-states".to_string(),
-                puzznic::BfsLimit::Memory => format!(
-                    "memory limit reached ({:.1} MiB of tables)",
-                    stats.bytes as f64 / (1u64 << 20) as f64
-                ),
-            };
-            print_bfs_stop(&why, stats.states, seconds, at_least);
-            exit::MEMORY_LIMIT
-        }
-        BfsOutcome::Stopped { at_least } => {
-            let (why, status) = stopped_by.unwrap_or(("stopped", exit::INTERRUPTED));
-            print_bfs_stop(why, stats.states, seconds, at_least);
-            status
-        }
-    }
-}
-
-/// The line for a breadth-first search that stopped, with the lower bound
-/// it proved (none before it has searched every board reachable without a
-/// move).
-fn print_bfs_stop(why: &str, boards: usize, seconds: f64, at_least: usize) {
-    let bound = if at_least == 0 {
-        "no lower bound proven yet (not every board reachable without a move was searched)"
-            .to_string()
-    } else {
-        format!("at least {at_least} moves")
-    };
-    outln!("; {why} after {boards} boards, {seconds:.2} s: {bound}");
-}
-
-/// Prints the moves readably, as comments, so that the whole output stays
-/// a plan file `plan puzznic show` reads.
-fn print_moves(moves: &[impl std::fmt::Display]) {
-    for (i, mv) in moves.iter().enumerate() {
-        outln!("; move {}: {mv}", i + 1);
-    }
-}
-
 fn show(
     level_args: &LevelArgs,
     plan_path: &Path,
@@ -496,13 +292,17 @@ fn show(
         out!("{}", puzznic::render::frames_text(&frames, ansi));
     }
     if cleared {
-        outln!("cleared in {} moves", moves.len());
+        outln!("cleared in {}", solve::count(moves.len(), "move", "moves"));
         Ok(exit::SUCCESS)
     } else {
         outln!(
-            "not cleared: {} tiles left after {} moves",
-            frames.last().map_or(0, |f| f.board.tile_count()),
-            moves.len()
+            "not cleared: {} left after {}",
+            solve::count(
+                frames.last().map_or(0, |f| f.board.tile_count()),
+                "tile",
+                "tiles"
+            ),
+            solve::count(moves.len(), "move", "moves")
         );
         Ok(exit::FOUND_ERRORS)
     }
