@@ -49,7 +49,7 @@ ODD_VALUES = ["0", "-0", "-1", "1", "2", "0.5", "1e-300", "1e300", "nan", "inf",
 SEARCH_FLAGS = ["--time-limit", "--memory-limit", "--weight", "--threads", "--search",
                 "--heuristic", "--anytime", "--novelty", "--no-symmetry", "--optimal"]
 SOLVE_FLAGS = SEARCH_FLAGS + ["--max-operators", "--max-facts", "--json", "--validate"]
-PUZZNIC_FLAGS = SEARCH_FLAGS + ["--simulator", "--max-states", "--real-time"]
+PUZZNIC_FLAGS = SEARCH_FLAGS + ["--simulator", "--max-states", "--real-time", "--json"]
 VALUE_FLAGS = {"--time-limit", "--memory-limit", "--weight", "--threads", "--search",
                "--heuristic", "--max-operators", "--max-facts", "--max-states"}
 NAMES = ["bfs", "astar", "wastar", "lazy-greedy", "eager-greedy", "blind", "hff", "lmcut", "pdb",
@@ -178,7 +178,8 @@ def fuzz(job):
             files = {"level.txt": mutate_text(rng, read(rng.choice(levels)), list(LEVEL_CHARS))}
             level = os.path.join(scratch, "level.txt")
             commands = [["puzznic", "problem", level],
-                        ["puzznic", "solve", "--time-limit", "1", level]]
+                        ["puzznic", "solve", "--time-limit", "1", level]
+                        + rng.choice([[], ["--json"]])]
         else:
             domain, problem, plan = rng.choice(plans)
             files = {"plan.txt": mutate_lines(rng, plan), "task.txt": f"{domain}\n{problem}\n"}

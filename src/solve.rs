@@ -320,6 +320,28 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
     ))
 }
 
+/// The note for operators grounding left out because they change one
+/// numeric value twice ([`Task::double_updates`]), which may be why a
+/// task has no plan; `None` where there were none.
+pub fn double_updates_note(task: &Task) -> Option<String> {
+    let dropped = &task.double_updates;
+    let (operator, fluent) = dropped.example.as_ref()?;
+    Some(match dropped.dropped {
+        0 | 1 => format!(
+            "`{operator}` was left out: it changes `{fluent}` twice in one step, which PDDL 2.1 \
+             leaves undefined"
+        ),
+        n => format!(
+            "`{operator}` and {} were left out: each changes a numeric value twice in one step \
+             (`{operator}` changes `{fluent}`), which PDDL 2.1 leaves undefined",
+            match n - 1 {
+                1 => "1 other operator".to_string(),
+                others => format!("{others} other operators"),
+            }
+        ),
+    })
+}
+
 /// The plan in the IPC format: one `(action arg ...)` per line, then
 /// `; cost = N (unit cost|general cost)`. N is `metric_value` where the
 /// problem has a metric (it differs from the operator costs by the

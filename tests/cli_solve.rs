@@ -223,6 +223,56 @@ fn an_impossible_goal_names_its_literal() {
     );
 }
 
+/// Operators left out because two parameters naming one object make them
+/// change one value twice are named where the task ends without a plan:
+/// on the `-q` line, after the statistics and by `plan ground`.
+#[test]
+fn operators_left_out_for_double_updates_are_named() {
+    let dir = tempdir("double-updates");
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    std::fs::write(
+        &domain,
+        "(define (domain twice) (:requirements :numeric-fluents)
+           (:predicates (pair ?x ?y) (done)) (:functions (count ?x))
+           (:action touch :parameters (?x ?y) :precondition (pair ?x ?y)
+             :effect (and (done) (increase (count ?x) 1) (increase (count ?y) 1))))",
+    )
+    .unwrap();
+    let write_problem = |pairs: &str| {
+        std::fs::write(
+            &problem,
+            format!(
+                "(define (problem p) (:domain twice) (:objects a b)
+                   (:init {pairs} (= (count a) 0) (= (count b) 0)) (:goal (done)))"
+            ),
+        )
+        .unwrap()
+    };
+    write_problem("(pair a a)");
+    let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
+    let note = "`(touch a a)` was left out: it changes `(count a)` twice in one step, \
+                which PDDL 2.1 leaves undefined";
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(stderr, format!("unsolvable: note: {note}\n"));
+    let (_, _, stderr) = run(&[&["ground"], &files[..]].concat());
+    assert!(stderr.contains(&format!("note: {note}")), "{stderr}");
+    write_problem("(pair a a) (pair b b)");
+    let (status, _, stderr) = run(&files);
+    assert_eq!(status, Some(4), "{stderr}");
+    assert!(
+        stderr.contains("note: `(touch a a)` and 1 other operator were left out: each changes"),
+        "{stderr}"
+    );
+    // With a plan, nothing is said.
+    write_problem("(pair a a) (pair a b)");
+    let (status, stdout, stderr) = run(&files);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stdout.starts_with("(touch a b)"), "{stdout}");
+    assert!(!stderr.contains("left out"), "{stderr}");
+}
+
 /// A PDDL3 preference metric is an unsupported feature (exit 3), named
 /// as such rather than as an undeclared `is-violated` and object.
 #[test]

@@ -396,13 +396,26 @@ fn scale_to_integers(raw: &RawTask, costs: &[f64]) -> Result<(Vec<Cost>, Cost), 
 /// the validator rejects it. (Where conditional effects do it, the search
 /// finds out when it applies the operator.) Before the cost model, which
 /// would otherwise add up two increases of the metric.
+/// They are counted in [`RawTask::double_updates`], for the note that
+/// explains a task left without a plan.
 fn drop_double_updates(raw: &mut RawTask) {
+    let double_updates = &mut raw.double_updates;
+    let fluents = &raw.fluents;
     raw.operators.retain(|op| {
-        op.numeric.iter().enumerate().all(|(i, e)| {
+        let twice = op.numeric.iter().enumerate().find_map(|(i, e)| {
             op.numeric[..i]
                 .iter()
-                .all(|earlier| earlier.fluent != e.fluent)
-        })
+                .any(|earlier| earlier.fluent == e.fluent)
+                .then_some(e.fluent)
+        });
+        let Some(fluent) = twice else {
+            return true;
+        };
+        double_updates.dropped += 1;
+        double_updates
+            .example
+            .get_or_insert_with(|| (op.plan_line(), fluents[fluent as usize].clone()));
+        false
     });
 }
 
@@ -636,6 +649,7 @@ fn compact(
         cost_model,
         interchangeable_objects: Vec::new(),
         impossible_goal: raw.impossible_goal,
+        double_updates: raw.double_updates,
     }
 }
 

@@ -6,8 +6,8 @@ use crate::datalog::Reach;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
 use crate::stop::StopPoll;
 use crate::task::{
-    Axiom, ConditionalEffect, Conjunction, FactId, FluentId, GroundAtom, ImpossibleLiteral, Name,
-    NumCondition, NumEffect, NumExpr, Operator,
+    Axiom, ConditionalEffect, Conjunction, DoubleUpdates, FactId, FluentId, GroundAtom,
+    ImpossibleLiteral, Name, NumCondition, NumEffect, NumExpr, Operator,
 };
 use crate::{GroundError, GroundOptions};
 use indexmap::IndexMap;
@@ -68,6 +68,8 @@ pub(crate) struct RawTask {
     pub conditional_numeric: Vec<FluentId>,
     /// See [`Task::impossible_goal`](crate::Task::impossible_goal).
     pub impossible_goal: Vec<ImpossibleLiteral>,
+    /// See [`Task::double_updates`](crate::Task::double_updates).
+    pub double_updates: DoubleUpdates,
 }
 
 struct Grounder<'a> {
@@ -1139,6 +1141,7 @@ pub(crate) fn instantiate(
     conditional_numeric.dedup();
     Ok(RawTask {
         impossible_goal,
+        double_updates: DoubleUpdates::default(),
         facts,
         derived,
         fluents,

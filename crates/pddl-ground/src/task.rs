@@ -477,6 +477,22 @@ pub struct Task {
     /// value, or a comparison of unchanging fluents that is false); empty
     /// otherwise, also where an equality made the goal false.
     pub impossible_goal: Vec<ImpossibleLiteral>,
+    /// Operators left out because their unconditional numeric effects
+    /// change one fluent twice in one step, which PDDL 2.1 leaves
+    /// undefined (the validator rejects such a step): usually two
+    /// parameters naming the same object, as `(move a a)` with
+    /// `(decrease (load ?from) 1)` and `(increase (load ?to) 1)`.
+    pub double_updates: DoubleUpdates,
+}
+
+/// The operators grounding left out because they change one fluent twice
+/// ([`Task::double_updates`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DoubleUpdates {
+    /// How many.
+    pub dropped: usize,
+    /// The first of them, as a plan line, with the fluent it changes twice.
+    pub example: Option<(String, GroundAtom)>,
 }
 
 /// A goal literal that no state reachable from the initial one satisfies

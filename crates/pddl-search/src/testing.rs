@@ -168,6 +168,7 @@ impl TaskBuilder {
             cost_model: CostModel::Unit,
             interchangeable_objects: Vec::new(),
             impossible_goal: Vec::new(),
+            double_updates: Default::default(),
         }
     }
 }

@@ -110,6 +110,9 @@ pub fn run(args: GroundArgs) -> i32 {
     if let Some(reason) = planner::solve::impossible_goal_reason(&task) {
         eprintln!("note: {reason}");
     }
+    if let Some(note) = planner::solve::double_updates_note(&task) {
+        eprintln!("note: {note}");
+    }
     let mut stdout = std::io::stdout().lock();
     let written = (|| -> std::io::Result<()> {
         if args.stats {

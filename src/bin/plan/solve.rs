@@ -5,7 +5,9 @@ use planner::ground::task::{Cost, CostModel};
 use planner::input::InputError;
 use planner::load::LoadError;
 use planner::search::{Engine, Outcome, SearchOptions};
-use planner::solve::{Solution, SolveError, impossible_goal_reason, plan_text, solve_files};
+use planner::solve::{
+    Solution, SolveError, double_updates_note, impossible_goal_reason, plan_text, solve_files,
+};
 
 use crate::ground_limits::{GroundLimitArgs, solve_note};
 use crate::plan_saver::PlanSaver;
@@ -277,6 +279,10 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
                 eprintln!("{}: {reason}", outcome_name(result.outcome));
                 return;
             }
+            if let Some(note) = double_updates_note(&solution.task) {
+                eprintln!("{}: note: {note}", outcome_name(result.outcome));
+                return;
+            }
             match result.lower_bound {
                 Some(bound) if bound > 0 => eprintln!(
                     "{}: no plan costs less than {}",
@@ -324,10 +330,14 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         }
         (None, _) => {}
     }
-    if result.plan.is_none()
-        && let Some(reason) = impossible_goal_reason(&solution.task)
-    {
-        eprintln!("note: {reason}");
+    if result.plan.is_none() {
+        let notes = [
+            impossible_goal_reason(&solution.task),
+            double_updates_note(&solution.task),
+        ];
+        for note in notes.into_iter().flatten() {
+            eprintln!("note: {note}");
+        }
     }
 }
 
