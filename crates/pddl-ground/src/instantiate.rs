@@ -2,6 +2,7 @@
 //! goal and metric, over provisional fact ids (one per reachable fact of a
 //! fluent or derived predicate).
 
+use crate::bindings::{Bindings, SourceCache};
 use crate::datalog::Reach;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
 use crate::stop::StopPoll;
@@ -96,6 +97,8 @@ struct Grounder<'a> {
     budget: usize,
     /// While grounding the goal: the literals found false for good.
     false_goal_literals: Option<Vec<ImpossibleLiteral>>,
+    /// How each quantified effect's bindings are enumerated.
+    effect_sources: SourceCache,
 }
 
 fn unsupported(message: String, span: Span) -> GroundError {
@@ -413,19 +416,6 @@ impl<'a> Odometer<'a> {
         }
     }
 
-    /// Skips the rest of the tuples that share the current one's values at
-    /// positions up to `level` (`None`: every tuple left).
-    fn skip_rest_of(&mut self, level: Option<usize>) {
-        match level {
-            None => self.done = true,
-            Some(level) => {
-                for (p, set) in self.positions.iter_mut().zip(self.sets).skip(level + 1) {
-                    *p = set.len() - 1;
-                }
-            }
-        }
-    }
-
     fn next(&mut self) -> Option<&[ObjId]> {
         if self.done {
             return None;
@@ -573,6 +563,7 @@ struct Effects {
 impl Grounder<'_> {
     fn effects(
         &mut self,
+        action_index: usize,
         action: &LAction,
         bind: &mut Vec<ObjId>,
         conditional_numeric: &mut Vec<FluentId>,
@@ -583,14 +574,13 @@ impl Grounder<'_> {
             limit: limits.max_operators,
         };
         let mut out = Effects::default();
-        for g in &action.groups {
-            let sets: Vec<&[ObjId]> = g
-                .forall
-                .iter()
-                .map(|q| self.model.sets[q.set as usize].as_slice())
-                .collect();
-            let checks = prefix_checks(self.model, &g.forall, &g.condition);
-            let mut odometer = Odometer::new(&sets);
+        let model = self.model;
+        for (group_index, g) in action.groups.iter().enumerate() {
+            let sources = self
+                .effect_sources
+                .get(model, self.reach, action_index, group_index);
+            let checks = prefix_checks(model, &g.forall, &g.condition);
+            let mut odometer = Bindings::new(&sources, &model.sets, bind);
             'bindings: while let Some(values) = odometer.next() {
                 if limits.stop.tick(1) {
                     return Err(GroundError::Stopped);
@@ -908,6 +898,7 @@ pub(crate) fn instantiate(
         key: Vec::new(),
         budget: MAX_FORMULA_NODES,
         false_goal_literals: None,
+        effect_sources: SourceCache::default(),
     };
 
     // About one operator per applicable binding: reserved up front (up to
@@ -983,7 +974,7 @@ pub(crate) fn instantiate(
                 unconditional_room: conditional_limit,
                 max_operators: options.max_operators,
             };
-            let effects = gr.effects(action, &mut bind, &mut conditional_numeric, &limits)?;
+            let effects = gr.effects(ai, action, &mut bind, &mut conditional_numeric, &limits)?;
             if effects.add.is_empty()
                 && effects.del.is_empty()
                 && effects.numeric.is_empty()
@@ -1194,46 +1185,4 @@ fn linear(e: &LExpr, gr: &mut Grounder) -> Result<LinearMetric, String> {
     let mut sum = LinearMetric::default();
     go(e, gr, 1.0, &mut sum)?;
     Ok(sum)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every tuple of the product, skipping where `skip` names a level.
-    fn tuples(
-        sets: &[&[ObjId]],
-        skip: impl Fn(&[ObjId]) -> Option<Option<usize>>,
-    ) -> Vec<Vec<ObjId>> {
-        let mut odometer = Odometer::new(sets);
-        let mut out = Vec::new();
-        while let Some(values) = odometer.next() {
-            let values = values.to_vec();
-            if let Some(level) = skip(&values) {
-                odometer.skip_rest_of(level);
-                continue;
-            }
-            out.push(values);
-        }
-        out
-    }
-
-    #[test]
-    fn the_odometer_skips_exactly_the_tuples_that_share_a_prefix() {
-        let sets: [&[ObjId]; 3] = [&[0, 1, 2], &[3, 4], &[5, 6]];
-        assert_eq!(tuples(&sets, |_| None).len(), 12);
-        // First value 1: skip everything that starts with it.
-        let kept = tuples(&sets, |t| (t[0] == 1).then_some(Some(0)));
-        let expected: Vec<Vec<ObjId>> = tuples(&sets, |_| None)
-            .into_iter()
-            .filter(|t| t[0] != 1)
-            .collect();
-        assert_eq!(kept, expected);
-        // Prefix (2, 3): only those two tuples go.
-        let kept = tuples(&sets, |t| (t[0] == 2 && t[1] == 3).then_some(Some(1)));
-        assert_eq!(kept.len(), 10);
-        assert!(kept.iter().all(|t| !(t[0] == 2 && t[1] == 3)));
-        // No level: nothing after the first tuple.
-        assert_eq!(tuples(&sets, |_| Some(None)).len(), 0);
-    }
 }

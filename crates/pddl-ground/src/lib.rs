@@ -24,8 +24,11 @@
 //!    auxiliary derived fact `(@or n)` with one axiom per disjunct.
 //!    A disjunctive goal becomes a derived `(@goal)` fact the same way.
 //!    `forall`/`when` effects stay conditional effects; their bindings are
-//!    enumerated so that a static conjunct of the condition that fails
-//!    rules out every binding sharing the values it uses. Derived predicates
+//!    enumerated as a join (`bindings.rs`): a variable takes only the
+//!    values that a positive literal of the condition pairs with those
+//!    bound before it (static atoms, reachable facts), and a static
+//!    conjunct that fails rules out every binding sharing the values it
+//!    uses. Derived predicates
 //!    become stratified axioms. Top-level existentials of a precondition
 //!    are bound by reachability (one operator per reachable witness after
 //!    simplification), nested quantifiers are expanded.
@@ -63,6 +66,7 @@
 
 #![warn(missing_docs)]
 
+mod bindings;
 pub(crate) mod datalog;
 pub mod dump;
 mod finish;

@@ -1059,3 +1059,56 @@ fn operators_updating_a_fluent_twice_are_dropped() {
     assert_eq!(op_names(&task), ["(walk x y)"]);
     assert_eq!(task.operators[0].cost, 5);
 }
+
+/// A `forall` effect over a set large enough for its bindings to come from
+/// indexes (`bindings.rs`): `(link ?p ?x)` (static, keyed by the
+/// parameter) and `(on ?x)` (reachable facts). Forty lamps in a ring,
+/// each linked to the next two; only the even ones are on, and nothing
+/// turns a lamp on. So `(toggle p)` gets one conditional effect for each
+/// of p + 1 and p + 2 that is even, whichever literal comes first.
+#[test]
+fn forall_effects_range_over_the_values_their_literals_allow() {
+    const LAMPS: usize = 40;
+    let objects: Vec<String> = (0..LAMPS).map(|i| format!("l{i}")).collect();
+    let links: String = (0..LAMPS)
+        .flat_map(|i| [1, 2].map(|step| format!("(link l{i} l{}) ", (i + step) % LAMPS)))
+        .collect();
+    let on: String = (0..LAMPS)
+        .step_by(2)
+        .map(|i| format!("(on l{i}) "))
+        .collect();
+    let problem = format!(
+        "(define (problem ring) (:domain lamps) (:objects {} - lamp)
+           (:init {links} {on}) (:goal (off l0)))",
+        objects.join(" ")
+    );
+    for condition in ["(link ?p ?x) (on ?x)", "(on ?x) (link ?p ?x)"] {
+        let domain = format!(
+            "(define (domain lamps) (:requirements :typing :conditional-effects)
+               (:types lamp) (:predicates (link ?a ?b - lamp) (on ?x - lamp) (off ?x - lamp))
+               (:action toggle :parameters (?p - lamp)
+                 :effect (forall (?x - lamp) (when (and {condition})
+                                                  (and (off ?x) (not (on ?x)))))))"
+        );
+        let task = ok(&domain, &problem);
+        assert_eq!(count(&task, "toggle"), LAMPS, "{condition}");
+        for op in &task.operators {
+            let p: usize = op.args[0][1..].parse().expect("lamp number");
+            let mut switched: Vec<String> = op
+                .conditional
+                .iter()
+                .flat_map(|effect| &effect.add)
+                .map(|&f| task.facts[f as usize].to_string())
+                .collect();
+            switched.sort();
+            let mut expected: Vec<String> = [1, 2]
+                .map(|step| (p + step) % LAMPS)
+                .into_iter()
+                .filter(|x| x % 2 == 0)
+                .map(|x| format!("(off l{x})"))
+                .collect();
+            expected.sort();
+            assert_eq!(switched, expected, "{} with {condition}", op.plan_line());
+        }
+    }
+}
