@@ -223,6 +223,10 @@ struct Plan {
     trigger: Option<usize>,
     trigger_filters: Vec<usize>,
     steps: Vec<Step>,
+    /// How many steps bind every variable of the head (0: the trigger
+    /// does). From there on one match per head tuple is enough: the rest
+    /// of the join would derive the same fact again.
+    head_bound: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -392,6 +396,7 @@ impl ProgramBuilder<'_> {
                 trigger: None,
                 trigger_filters: Vec::new(),
                 steps: Vec::new(),
+                head_bound: 0,
             },
         };
         self.scratch.set_filters(&rule.filters);
@@ -424,6 +429,13 @@ impl ProgramBuilder<'_> {
             .remaining
             .extend((0..rule.body.len()).filter(|&i| Some(i) != trigger));
         let mut steps = Vec::with_capacity(scratch.remaining.len());
+        let head_is_bound = |bound: &[bool]| {
+            rule.head_args
+                .iter()
+                .all(|a| matches!(a, Arg::Obj(_)) || matches!(a, Arg::Var(v) if bound[*v as usize]))
+        };
+        // `None` until every variable of the head is bound.
+        let mut head_bound = head_is_bound(&scratch.bound).then_some(0);
         while !scratch.remaining.is_empty() {
             let bound = &scratch.bound;
             let is_bound = |a: &Arg| {
@@ -483,10 +495,20 @@ impl ProgramBuilder<'_> {
                 new_vars,
                 filters,
             });
+            if head_bound.is_none() && head_is_bound(&scratch.bound) {
+                head_bound = Some(steps.len());
+            }
         }
         Plan {
             trigger,
             trigger_filters,
+            // Only where later steps bind variables of their own can there
+            // be several matches per head tuple; elsewhere (and where the
+            // head is never bound, so nothing is emitted) the check
+            // would cost a lookup per match and save nothing.
+            head_bound: head_bound
+                .filter(|&n| steps[n..].iter().any(|s| !s.new_vars.is_empty()))
+                .unwrap_or(steps.len()),
             steps,
         }
     }
@@ -640,6 +662,14 @@ impl Engine<'_> {
     /// Joins the fact `tuple` at the plan's trigger position with the
     /// processed facts; appends head tuples to `out`. Resets `bind` to one
     /// unbound slot per rule variable first.
+    /// Whether the head fact of `rule` under `bind` (every variable of
+    /// the head bound) is derived already.
+    fn head_exists(&self, rule: &Rule, bind: &[u32], key: &mut Vec<u32>) -> bool {
+        key.clear();
+        key.extend(rule.head_args.iter().map(|a| value(a, bind)));
+        self.relations[rule.head_pred as usize].find(key).is_some()
+    }
+
     fn fire(
         &self,
         rule: &Rule,
@@ -673,6 +703,12 @@ impl Engine<'_> {
         let steps = &plan.steps;
         if steps.is_empty() {
             return emit(rule, bind, out);
+        }
+        // Where the head's last variable is bound: a head fact derived
+        // already needs no match, and one match per head tuple is enough.
+        let head_bound = plan.head_bound;
+        if head_bound == 0 && self.head_exists(rule, bind, key) {
+            return 0;
         }
         let mut cands: Vec<Cands> = Vec::with_capacity(steps.len());
         let mut positions = vec![0usize; steps.len()];
@@ -722,6 +758,18 @@ impl Engine<'_> {
                     // buffer takes all memory.
                     return emitted;
                 }
+                if head_bound == 0 {
+                    return emitted;
+                }
+                // The other matches of the steps after the head's are
+                // skipped: they would emit the same tuple.
+                while level >= head_bound {
+                    cands.pop();
+                    level -= 1;
+                }
+                continue;
+            }
+            if level + 1 == head_bound && self.head_exists(rule, bind, key) {
                 continue;
             }
             level += 1;

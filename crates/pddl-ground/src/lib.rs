@@ -13,7 +13,9 @@
 //!    variable, an atom of its own where none does); a semi-naive,
 //!    queue-driven fixpoint with
 //!    joins ordered by shared variables finds the reachable facts and the
-//!    applicable parameter bindings, never enumerating the full product.
+//!    applicable parameter bindings, never enumerating the full product
+//!    (and, once a rule's head is bound, never past a fact derived
+//!    already).
 //! 3. Instantiation (`instantiate.rs`): each reachable binding becomes operators. Static
 //!    facts, equality and static functions are evaluated; quantifiers in
 //!    conditions are expanded over the (finite) object sets; disjunctive
