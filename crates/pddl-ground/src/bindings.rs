@@ -24,7 +24,7 @@ use std::rc::Rc;
 use hashbrown::HashMap;
 
 use crate::datalog::Reach;
-use crate::normalize::{Arg, EffectGroup, Formula, Model, ObjId, PredKind, VarId};
+use crate::normalize::{Arg, EffectGroup, Formula, Model, ObjId, PredKind, QVar, VarId};
 
 /// Sets smaller than this are enumerated whole: an index pays a hash
 /// lookup each time its variable's level is entered, which a handful of
@@ -70,15 +70,29 @@ pub(crate) fn sources(
     params: usize,
     group: &EffectGroup,
 ) -> Vec<Source> {
-    let parts = match &group.condition {
+    let outer = |v: VarId| (v as usize) < params;
+    quantifier_sources(model, reach, &group.forall, &group.condition, &outer)
+}
+
+/// The sources of the variables `vars` of an existential quantifier
+/// (or of an effect's `forall`, whose bindings with a false condition
+/// are dropped too) over `condition`, where `outer(v)` says that a
+/// variable not among `vars` is bound before them. (Not for a universal
+/// quantifier: a value that makes its body false makes it false.)
+pub(crate) fn quantifier_sources(
+    model: &Model,
+    reach: &Reach,
+    vars: &[QVar],
+    condition: &Formula,
+    outer: &dyn Fn(VarId) -> bool,
+) -> Vec<Source> {
+    let parts = match condition {
         Formula::And(parts) => parts.as_slice(),
         single => std::slice::from_ref(single),
     };
-    let numeric = has_comparison(&group.condition);
-    let level_of = |v: VarId| group.forall.iter().position(|q| q.var == v);
-    group
-        .forall
-        .iter()
+    let numeric = has_comparison(condition);
+    let level_of = |v: VarId| vars.iter().position(|q| q.var == v);
+    vars.iter()
         .enumerate()
         .map(|(level, q)| {
             if numeric {
@@ -96,7 +110,7 @@ pub(crate) fn sources(
                     let bound_before = atom.args.iter().all(|a| match a {
                         Arg::Var(v) if *v != q.var => match level_of(*v) {
                             Some(l) => l < level,
-                            None => (*v as usize) < params,
+                            None => outer(*v),
                         },
                         _ => true,
                     });
@@ -173,8 +187,8 @@ pub(crate) struct Bindings<'a> {
     sets: &'a [Vec<ObjId>],
     /// Per level: the key with the action's parameters filled in.
     keys: Vec<Vec<KeyPart>>,
-    lists: Vec<&'a [ObjId]>,
-    positions: Vec<usize>,
+    /// Per level: the values to try, and the position of the current one.
+    levels: Vec<(&'a [ObjId], usize)>,
     values: Vec<ObjId>,
     scratch: Vec<ObjId>,
     started: bool,
@@ -208,8 +222,7 @@ impl<'a> Bindings<'a> {
             sources,
             sets,
             keys,
-            lists: vec![&[]; n],
-            positions: vec![0; n],
+            levels: vec![(&[], 0); n],
             values: vec![0; n],
             scratch: Vec::new(),
             started: false,
@@ -219,8 +232,7 @@ impl<'a> Bindings<'a> {
 
     /// Makes `level`'s list of values, for the values bound before it.
     fn enter(&mut self, level: usize) {
-        self.positions[level] = 0;
-        self.lists[level] = match &self.sources[level] {
+        let list: &[ObjId] = match &self.sources[level] {
             Source::Set(set) => &self.sets[*set as usize],
             Source::Index(index) => {
                 self.scratch.clear();
@@ -236,6 +248,7 @@ impl<'a> Bindings<'a> {
                     .map_or(&[], Vec::as_slice)
             }
         };
+        self.levels[level] = (list, 0);
     }
 
     /// The next binding, one value per variable.
@@ -250,7 +263,7 @@ impl<'a> Bindings<'a> {
             return Some(&[]);
         }
         let mut level = if self.started {
-            self.positions[n - 1] += 1;
+            self.levels[n - 1].1 += 1;
             n - 1
         } else {
             self.started = true;
@@ -258,7 +271,8 @@ impl<'a> Bindings<'a> {
             0
         };
         loop {
-            if let Some(&value) = self.lists[level].get(self.positions[level]) {
+            let (list, position) = self.levels[level];
+            if let Some(&value) = list.get(position) {
                 self.values[level] = value;
                 if level + 1 == n {
                     return Some(&self.values);
@@ -270,7 +284,7 @@ impl<'a> Bindings<'a> {
                 return None;
             } else {
                 level -= 1;
-                self.positions[level] += 1;
+                self.levels[level].1 += 1;
             }
         }
     }
@@ -281,7 +295,7 @@ impl<'a> Bindings<'a> {
         match level {
             None => self.done = true,
             Some(level) => {
-                for (position, list) in self.positions.iter_mut().zip(&self.lists).skip(level + 1) {
+                for (list, position) in self.levels.iter_mut().skip(level + 1) {
                     *position = list.len().saturating_sub(1);
                 }
             }
@@ -289,12 +303,15 @@ impl<'a> Bindings<'a> {
     }
 }
 
-/// The sources of each effect group of each action, built when first
-/// needed.
+/// The sources of each effect group of each action, and of each
+/// existential quantifier, built when first needed.
 #[derive(Default)]
 pub(crate) struct SourceCache {
     /// By action, then by group.
     groups: Vec<Vec<Option<Rc<Vec<Source>>>>>,
+    /// By the quantifier's address in the model (which does not change
+    /// while grounding).
+    quantifiers: HashMap<usize, Rc<Vec<Source>>>,
 }
 
 impl SourceCache {
@@ -314,6 +331,8 @@ impl SourceCache {
                 .collect();
         }
         let lifted = &model.actions[action];
+        // (Sized here, not in `Default`: the cache is made before the model
+        // is known to it.)
         Rc::clone(self.groups[action][group].get_or_insert_with(|| {
             Rc::new(sources(
                 model,
@@ -322,6 +341,26 @@ impl SourceCache {
                 &lifted.groups[group],
             ))
         }))
+    }
+}
+
+impl SourceCache {
+    /// The sources of the existential quantifier `quantifier`, over `vars`
+    /// and `body`, every other variable of which is bound before them.
+    pub(crate) fn exists(
+        &mut self,
+        model: &Model,
+        reach: &Reach,
+        quantifier: &Formula,
+        vars: &[QVar],
+        body: &Formula,
+    ) -> Rc<Vec<Source>> {
+        let address = std::ptr::from_ref(quantifier) as usize;
+        Rc::clone(
+            self.quantifiers.entry(address).or_insert_with(|| {
+                Rc::new(quantifier_sources(model, reach, vars, body, &|_| true))
+            }),
+        )
     }
 }
 

@@ -2,7 +2,7 @@
 //! goal and metric, over provisional fact ids (one per reachable fact of a
 //! fluent or derived predicate).
 
-use crate::bindings::{Bindings, SourceCache};
+use crate::bindings::{Bindings, Source, SourceCache};
 use crate::datalog::Reach;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
 use crate::stop::StopPoll;
@@ -97,8 +97,9 @@ struct Grounder<'a> {
     budget: usize,
     /// While grounding the goal: the literals found false for good.
     false_goal_literals: Option<Vec<ImpossibleLiteral>>,
-    /// How each quantified effect's bindings are enumerated.
-    effect_sources: SourceCache,
+    /// How the bindings of quantified effects and existential conditions
+    /// are enumerated.
+    binding_sources: SourceCache,
 }
 
 fn unsupported(message: String, span: Span) -> GroundError {
@@ -305,11 +306,21 @@ impl Grounder<'_> {
             Formula::Forall(qs, body) | Formula::Exists(qs, body) => {
                 let universal = matches!(f, Formula::Forall(..));
                 let mut out = Vec::new();
-                let sets: Vec<&[ObjId]> = qs
-                    .iter()
-                    .map(|q| self.model.sets[q.set as usize].as_slice())
-                    .collect();
-                let mut odometer = Odometer::new(&sets);
+                let model = self.model;
+                // An existential quantifier's values come through indexes
+                // where its body allows (`bindings.rs`): the values left
+                // out make the body false, which an `or` drops anyway.
+                let universal_sources: Vec<Source>;
+                let existential_sources;
+                let sources: &[Source] = if universal {
+                    universal_sources = qs.iter().map(|q| Source::Set(q.set)).collect();
+                    &universal_sources
+                } else {
+                    existential_sources =
+                        self.binding_sources.exists(model, self.reach, f, qs, body);
+                    &existential_sources
+                };
+                let mut odometer = Bindings::new(sources, &model.sets, bind);
                 while let Some(values) = odometer.next() {
                     for (q, &v) in qs.iter().zip(values) {
                         bind[q.var as usize] = v;
@@ -394,54 +405,6 @@ fn prefix_checks<'f>(
     // Shortest prefixes first: they skip the most.
     checks.sort_by_key(|&(level, _)| level);
     checks
-}
-
-/// Iterates over the product of some object sets.
-struct Odometer<'a> {
-    sets: &'a [&'a [ObjId]],
-    positions: Vec<usize>,
-    values: Vec<ObjId>,
-    started: bool,
-    done: bool,
-}
-
-impl<'a> Odometer<'a> {
-    fn new(sets: &'a [&'a [ObjId]]) -> Odometer<'a> {
-        Odometer {
-            sets,
-            positions: vec![0; sets.len()],
-            values: Vec::with_capacity(sets.len()),
-            started: false,
-            done: sets.iter().any(|s| s.is_empty()),
-        }
-    }
-
-    fn next(&mut self) -> Option<&[ObjId]> {
-        if self.done {
-            return None;
-        }
-        if self.started {
-            // Advance the last position, carrying leftwards.
-            let mut i = self.sets.len();
-            loop {
-                if i == 0 {
-                    self.done = true;
-                    return None;
-                }
-                i -= 1;
-                self.positions[i] += 1;
-                if self.positions[i] < self.sets[i].len() {
-                    break;
-                }
-                self.positions[i] = 0;
-            }
-        }
-        self.started = true;
-        self.values.clear();
-        self.values
-            .extend(self.positions.iter().zip(self.sets).map(|(&p, s)| s[p]));
-        Some(&self.values)
-    }
 }
 
 /// Disjunctive normal form of a ground condition: `None` when it would
@@ -577,7 +540,7 @@ impl Grounder<'_> {
         let model = self.model;
         for (group_index, g) in action.groups.iter().enumerate() {
             let sources = self
-                .effect_sources
+                .binding_sources
                 .get(model, self.reach, action_index, group_index);
             let checks = prefix_checks(model, &g.forall, &g.condition);
             let mut odometer = Bindings::new(&sources, &model.sets, bind);
@@ -898,7 +861,7 @@ pub(crate) fn instantiate(
         key: Vec::new(),
         budget: MAX_FORMULA_NODES,
         false_goal_literals: None,
-        effect_sources: SourceCache::default(),
+        binding_sources: SourceCache::default(),
     };
 
     // About one operator per applicable binding: reserved up front (up to

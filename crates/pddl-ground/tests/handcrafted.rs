@@ -1112,3 +1112,55 @@ fn forall_effects_range_over_the_values_their_literals_allow() {
         }
     }
 }
+
+/// An existential condition over a set large enough for its values to
+/// come from an index (`bindings.rs`): `(glow p)` holds after `(toggle p)`
+/// when a lamp linked to p is on; with the ring of the test above, one of
+/// p + 1 and p + 2 is even, so one conditional effect, on that lamp.
+#[test]
+fn existential_conditions_range_over_the_values_their_literals_allow() {
+    const LAMPS: usize = 40;
+    let objects: Vec<String> = (0..LAMPS).map(|i| format!("l{i}")).collect();
+    let links: String = (0..LAMPS)
+        .flat_map(|i| [1, 2].map(|step| format!("(link l{i} l{}) ", (i + step) % LAMPS)))
+        .collect();
+    let on: String = (0..LAMPS)
+        .step_by(2)
+        .map(|i| format!("(on l{i}) "))
+        .collect();
+    let domain = "(define (domain lamps) (:requirements :typing :conditional-effects
+                     :existential-preconditions)
+       (:types lamp) (:predicates (link ?a ?b - lamp) (on ?x - lamp) (glow ?x - lamp))
+       (:action toggle :parameters (?p - lamp)
+         :effect (and (when (exists (?x - lamp) (and (on ?x) (link ?p ?x))) (glow ?p))
+                      (forall (?x - lamp) (not (on ?x))))))";
+    let problem = format!(
+        "(define (problem ring) (:domain lamps) (:objects {} - lamp)
+           (:init {links} {on}) (:goal (glow l0)))",
+        objects.join(" ")
+    );
+    let task = ok(domain, &problem);
+    assert_eq!(count(&task, "toggle"), LAMPS);
+    for op in &task.operators {
+        let p: usize = op.args[0][1..].parse().expect("lamp number");
+        let lit = [1, 2]
+            .map(|step| (p + step) % LAMPS)
+            .into_iter()
+            .find(|x| x % 2 == 0)
+            .expect("one of two neighbours is even");
+        let glowing: Vec<_> = op
+            .conditional
+            .iter()
+            .filter(|effect| !effect.add.is_empty())
+            .collect();
+        assert_eq!(glowing.len(), 1, "{}", op.plan_line());
+        let condition = &glowing[0].condition;
+        let facts: Vec<String> = condition
+            .pos
+            .iter()
+            .map(|&f| task.facts[f as usize].to_string())
+            .collect();
+        assert_eq!(facts, [format!("(on l{lit})")], "{}", op.plan_line());
+        assert!(condition.neg.is_empty() && condition.numeric.is_empty());
+    }
+}
