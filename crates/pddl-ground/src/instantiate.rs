@@ -320,8 +320,8 @@ impl Grounder<'_> {
                         self.binding_sources.exists(model, self.reach, f, qs, body);
                     &existential_sources
                 };
-                let mut odometer = Bindings::new(sources, &model.sets, bind);
-                while let Some(values) = odometer.next() {
+                let mut bindings = Bindings::new(sources, &model.sets, bind);
+                while let Some(values) = bindings.next() {
                     for (q, &v) in qs.iter().zip(values) {
                         bind[q.var as usize] = v;
                     }
@@ -543,8 +543,8 @@ impl Grounder<'_> {
                 .binding_sources
                 .get(model, self.reach, action_index, group_index);
             let checks = prefix_checks(model, &g.forall, &g.condition);
-            let mut odometer = Bindings::new(&sources, &model.sets, bind);
-            'bindings: while let Some(values) = odometer.next() {
+            let mut bindings = Bindings::new(&sources, &model.sets, bind);
+            'bindings: while let Some(values) = bindings.next() {
                 if limits.stop.tick(1) {
                     return Err(GroundError::Stopped);
                 }
@@ -555,7 +555,7 @@ impl Grounder<'_> {
                 for &(level, check) in &checks {
                     if matches!(self.condition(check, bind, g.span)?, G::False) {
                         // False for every binding that shares this prefix.
-                        odometer.skip_rest_of(level);
+                        bindings.skip_rest_of(level);
                         continue 'bindings;
                     }
                 }
