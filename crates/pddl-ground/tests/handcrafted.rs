@@ -1060,15 +1060,12 @@ fn operators_updating_a_fluent_twice_are_dropped() {
     assert_eq!(task.operators[0].cost, 5);
 }
 
-/// A `forall` effect over a set large enough for its bindings to come from
-/// indexes (`bindings.rs`): `(link ?p ?x)` (static, keyed by the
-/// parameter) and `(on ?x)` (reachable facts). Forty lamps in a ring,
-/// each linked to the next two; only the even ones are on, and nothing
-/// turns a lamp on. So `(toggle p)` gets one conditional effect for each
-/// of p + 1 and p + 2 that is even, whichever literal comes first.
-#[test]
-fn forall_effects_range_over_the_values_their_literals_allow() {
-    const LAMPS: usize = 40;
+/// Lamps in the ring of the two tests below.
+const LAMPS: usize = 40;
+
+/// A problem of [`LAMPS`] lamps in a ring, each linked to the next two,
+/// the even ones on, with `goal`.
+fn lamp_ring(goal: &str) -> String {
     let objects: Vec<String> = (0..LAMPS).map(|i| format!("l{i}")).collect();
     let links: String = (0..LAMPS)
         .flat_map(|i| [1, 2].map(|step| format!("(link l{i} l{}) ", (i + step) % LAMPS)))
@@ -1077,11 +1074,22 @@ fn forall_effects_range_over_the_values_their_literals_allow() {
         .step_by(2)
         .map(|i| format!("(on l{i}) "))
         .collect();
-    let problem = format!(
+    format!(
         "(define (problem ring) (:domain lamps) (:objects {} - lamp)
-           (:init {links} {on}) (:goal (off l0)))",
+           (:init {links} {on}) (:goal {goal}))",
         objects.join(" ")
-    );
+    )
+}
+
+/// A `forall` effect over a set large enough for its bindings to come from
+/// indexes (`bindings.rs`): `(link ?p ?x)` (static, keyed by the
+/// parameter) and `(on ?x)` (reachable facts). Forty lamps in a ring,
+/// each linked to the next two; only the even ones are on, and nothing
+/// turns a lamp on. So `(toggle p)` gets one conditional effect for each
+/// of p + 1 and p + 2 that is even, whichever literal comes first.
+#[test]
+fn forall_effects_range_over_the_values_their_literals_allow() {
+    let problem = lamp_ring("(off l0)");
     for condition in ["(link ?p ?x) (on ?x)", "(on ?x) (link ?p ?x)"] {
         let domain = format!(
             "(define (domain lamps) (:requirements :typing :conditional-effects)
@@ -1119,26 +1127,13 @@ fn forall_effects_range_over_the_values_their_literals_allow() {
 /// p + 1 and p + 2 is even, so one conditional effect, on that lamp.
 #[test]
 fn existential_conditions_range_over_the_values_their_literals_allow() {
-    const LAMPS: usize = 40;
-    let objects: Vec<String> = (0..LAMPS).map(|i| format!("l{i}")).collect();
-    let links: String = (0..LAMPS)
-        .flat_map(|i| [1, 2].map(|step| format!("(link l{i} l{}) ", (i + step) % LAMPS)))
-        .collect();
-    let on: String = (0..LAMPS)
-        .step_by(2)
-        .map(|i| format!("(on l{i}) "))
-        .collect();
     let domain = "(define (domain lamps) (:requirements :typing :conditional-effects
                      :existential-preconditions)
        (:types lamp) (:predicates (link ?a ?b - lamp) (on ?x - lamp) (glow ?x - lamp))
        (:action toggle :parameters (?p - lamp)
          :effect (and (when (exists (?x - lamp) (and (on ?x) (link ?p ?x))) (glow ?p))
                       (forall (?x - lamp) (not (on ?x))))))";
-    let problem = format!(
-        "(define (problem ring) (:domain lamps) (:objects {} - lamp)
-           (:init {links} {on}) (:goal (glow l0)))",
-        objects.join(" ")
-    );
+    let problem = lamp_ring("(glow l0)");
     let task = ok(domain, &problem);
     assert_eq!(count(&task, "toggle"), LAMPS);
     for op in &task.operators {
