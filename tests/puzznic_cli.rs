@@ -345,6 +345,45 @@ fn solve_stops_grounding_at_the_time_limit() {
     );
 }
 
+/// A task that grounds for more than a second shows a line while it
+/// grounds (unless `-q`), so that it does not look stuck: `plan puzznic
+/// solve` and `plan` alike.
+#[test]
+fn long_grounding_shows_progress() {
+    let scratch = temp_dir();
+    let level = scratch.path().join("checkerboard.txt");
+    std::fs::write(&level, checkerboard_level(40)).expect("write");
+    let problem = scratch.path().join("checkerboard.pddl");
+    let out = plan()
+        .args(["puzznic", "problem", "-o"])
+        .arg(&problem)
+        .arg(&level)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let domain = format!("{}/domains/puzznic/domain.pddl", env!("CARGO_MANIFEST_DIR"));
+    let runs: [Vec<&std::ffi::OsStr>; 2] = [
+        vec!["puzznic".as_ref(), "solve".as_ref(), level.as_os_str()],
+        vec![domain.as_ref(), problem.as_os_str()],
+    ];
+    for args in runs {
+        for quiet in [false, true] {
+            let out = plan()
+                .args(&args)
+                .args(["--time-limit", "1.6"])
+                .args(quiet.then_some("-q"))
+                .output()
+                .expect("runs");
+            assert_eq!(out.status.code(), Some(5), "{args:?}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let shown = stderr.lines().any(|line| {
+                line.starts_with('[') && line.contains("grounding  ") && line.ends_with(" MiB")
+            });
+            assert_eq!(shown, !quiet, "{args:?} quiet {quiet}: {stderr}");
+        }
+    }
+}
+
 /// `plan puzznic show` also reads moves as `plan puzznic solve` describes
 /// them: the known solution of Game Boy level 127 clears it.
 #[test]

@@ -75,6 +75,7 @@ fn solve_level(
         level,
         name,
         rules,
+        &Default::default(),
         options,
         &AtomicBool::new(false),
         &mut NoObserver,

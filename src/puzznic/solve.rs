@@ -190,11 +190,14 @@ impl LevelPlan {
 
 /// Grounds a level and searches it (the time limit in `options` covers
 /// both); the plan, if any, comes back as a
-/// [`LevelPlan`] along with the search result.
+/// [`LevelPlan`] along with the search result. `ground` gives the
+/// grounder's limits and, in its `stop` hook, the caller's own reason to
+/// stop (or a progress display, which returns `false`).
 pub fn plan_level(
     level: &Level,
     problem_name: &str,
     rules: Rules,
+    ground: &GroundOptions,
     options: &SearchOptions,
     cancel: &AtomicBool,
     observer: &mut dyn SearchObserver,
@@ -208,10 +211,10 @@ pub fn plan_level(
         options.memory_limit_bytes,
         cancel,
     );
-    let stop = || limit.reached();
+    let stop = || limit.reached() || ground.stop.is_some_and(|stop| stop());
     let ground = GroundOptions {
         stop: Some(&stop),
-        ..GroundOptions::default()
+        ..ground.clone()
     };
     let task = match ground_level(level, problem_name, rules, &ground) {
         Err(PlanLevelError::Ground(GroundError::Stopped)) => return Err(limit.stopped().into()),

@@ -14,6 +14,52 @@ use std::time::{Duration, Instant};
 /// or redraw the status line a million times.
 const MIN_LINE_GAP: Duration = Duration::from_millis(50);
 
+/// When [`GroundingProgress`] shows its first line, and then how often.
+const FIRST_GROUNDING_LINE: Duration = Duration::from_secs(1);
+const GROUNDING_LINE_INTERVAL: Duration = Duration::from_secs(5);
+
+/// A line on stderr now and then while the task is grounded, which the
+/// search's progress does not cover: a large task (a 98 × 98 Puzznic
+/// level grounds for over a minute) would otherwise look stuck. Its
+/// [`GroundingProgress::tick`] is the grounder's stop hook, which it
+/// polls every few thousand units of work.
+pub struct GroundingProgress {
+    quiet: bool,
+    start: Instant,
+    next_line: std::cell::Cell<Duration>,
+}
+
+impl GroundingProgress {
+    /// Timing from `start`, the start of the run; `quiet` shows nothing.
+    pub fn new(quiet: bool, start: Instant) -> GroundingProgress {
+        GroundingProgress {
+            quiet,
+            start,
+            next_line: std::cell::Cell::new(FIRST_GROUNDING_LINE),
+        }
+    }
+
+    /// Shows a line if one is due; never asks grounding to stop.
+    pub fn tick(&self) -> bool {
+        if self.quiet {
+            return false;
+        }
+        let elapsed = self.start.elapsed();
+        if elapsed >= self.next_line.get() {
+            self.next_line.set(elapsed + GROUNDING_LINE_INTERVAL);
+            let memory = planner::memory::resident_bytes()
+                .map(|bytes| format!("  {} MiB", bytes >> 20))
+                .unwrap_or_default();
+            eprintln!(
+                "[{:7.2}s] {:>16}{memory}",
+                elapsed.as_secs_f64(),
+                "grounding"
+            );
+        }
+        false
+    }
+}
+
 /// Shows search progress on stderr: a live status line on a terminal,
 /// plain lines otherwise.
 pub struct ProgressPrinter {
@@ -38,6 +84,12 @@ impl ProgressPrinter {
             last_line_at: None,
             held: None,
         }
+    }
+
+    /// The lines to show while grounding, for a run that started at
+    /// `start` (none where this printer is quiet).
+    pub fn grounding(&self, start: Instant) -> GroundingProgress {
+        GroundingProgress::new(self.quiet, start)
     }
 
     /// Shows a progress line: as the live status line on a terminal,

@@ -107,7 +107,12 @@ pub fn run(args: SolveArgs) -> i32 {
             .as_deref()
             .and_then(|path| PlanSaver::new(path, start)),
     };
-    let ground = args.ground.options();
+    let grounding = reports.progress.grounding(start);
+    let heartbeat = || grounding.tick();
+    let ground = planner::ground::GroundOptions {
+        stop: Some(&heartbeat),
+        ..args.ground.options()
+    };
     let solved = solve_files(domain, problem, &ground, &options, cancel, &mut reports);
     let Reports { mut progress, .. } = reports;
     let solution = match solved {

@@ -211,10 +211,17 @@ fn solve_by_planner(
     progress: &mut ProgressPrinter,
 ) -> Result<SolveReport, i32> {
     let cancel = crate::interrupt::cancel_flag();
+    let grounding = progress.grounding(started);
+    let heartbeat = || grounding.tick();
+    let ground = planner::ground::GroundOptions {
+        stop: Some(&heartbeat),
+        ..Default::default()
+    };
     let outcome = puzznic::plan_level(
         level,
         &level_args.problem_name(),
         rules,
+        &ground,
         options,
         cancel,
         progress,
