@@ -164,11 +164,7 @@ impl<'c> GroundingLimit<'c> {
 
 /// Grounding was stopped by a limit or the cancellation flag.
 #[derive(Clone, Copy, Debug, thiserror::Error)]
-#[error("{} while grounding, after {:.1} s", match .outcome {
-    Outcome::Cancelled => "interrupted",
-    Outcome::MemoryLimit => "memory limit reached",
-    _ => "time limit reached",
-}, .after.as_secs_f64())]
+#[error("{} while grounding, after {:.1} s", .outcome.description(), .after.as_secs_f64())]
 pub struct GroundingStopped {
     /// [`Outcome::TimeLimit`], [`Outcome::MemoryLimit`] (the process's
     /// resident memory exceeded the search's memory limit) or

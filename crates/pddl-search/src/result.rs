@@ -22,6 +22,20 @@ pub enum Outcome {
     Cancelled,
 }
 
+impl Outcome {
+    /// How a report says the search ended: `time limit reached`, `memory
+    /// limit reached`, `interrupted`, `solved` or `unsolvable`.
+    pub fn description(self) -> &'static str {
+        match self {
+            Outcome::Solved => "solved",
+            Outcome::Unsolvable => "unsolvable",
+            Outcome::TimeLimit => "time limit reached",
+            Outcome::MemoryLimit => "memory limit reached",
+            Outcome::Cancelled => "interrupted",
+        }
+    }
+}
+
 /// A sequential plan.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Plan {

@@ -278,7 +278,7 @@ fn solve_by_planner(
                     exit::UNSOLVABLE,
                 ),
                 Outcome::Solved => ("no plan", exit::UNSOLVABLE),
-                outcome => (outcome_message(outcome), exit::for_outcome(outcome)),
+                outcome => (outcome.description(), exit::for_outcome(outcome)),
             };
             let bound = match result.lower_bound {
                 Some(moves) if moves > 0 => format!(": at least {moves} moves"),
@@ -439,24 +439,13 @@ impl BfsReport {
             }
             BfsOutcome::Stopped { at_least } => {
                 let outcome = stopped_by.unwrap_or(Outcome::Cancelled);
-                stopped(outcome, outcome_message(outcome), at_least)
+                stopped(outcome, outcome.description(), at_least)
             }
         };
         report.solver = "simulator";
         report.expanded = stats.expanded;
         report.boards = Some(boards);
         report
-    }
-}
-
-/// How a search that a limit or Ctrl-C stopped is described.
-fn outcome_message(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::TimeLimit => "time limit reached",
-        Outcome::MemoryLimit => "memory limit reached",
-        Outcome::Cancelled => "interrupted",
-        Outcome::Solved => "solved",
-        Outcome::Unsolvable => "unsolvable",
     }
 }
 
