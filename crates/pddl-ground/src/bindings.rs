@@ -71,12 +71,7 @@ pub(crate) struct ValueIndex {
 
 /// The sources of a group's `forall` variables, in order.
 /// `params` is the action's parameter count (its variables `0..params`).
-pub(crate) fn sources(
-    model: &Model,
-    reach: &Reach,
-    params: usize,
-    group: &EffectGroup,
-) -> Vec<Source> {
+fn sources(model: &Model, reach: &Reach, params: usize, group: &EffectGroup) -> Vec<Source> {
     let outer = |v: VarId| (v as usize) < params;
     quantifier_sources(model, reach, &group.forall, &group.condition, &outer)
 }
@@ -86,7 +81,7 @@ pub(crate) fn sources(
 /// are dropped too) over `condition`, where `outer(v)` says that a
 /// variable not among `vars` is bound before them. (Not for a universal
 /// quantifier: a value that makes its body false makes it false.)
-pub(crate) fn quantifier_sources(
+fn quantifier_sources(
     model: &Model,
     reach: &Reach,
     vars: &[QVar],
@@ -102,7 +97,8 @@ pub(crate) fn quantifier_sources(
     vars.iter()
         .enumerate()
         .map(|(level, q)| {
-            if numeric {
+            let set = &model.sets[q.set as usize];
+            if numeric || set.len() < MIN_INDEXED_SET {
                 return Source::Set(q.set);
             }
             // A positive literal naming the variable, whose other variables
@@ -130,10 +126,6 @@ pub(crate) fn quantifier_sources(
             let Some(atom) = chosen else {
                 return Source::Set(q.set);
             };
-            let set = &model.sets[q.set as usize];
-            if set.len() < MIN_INDEXED_SET {
-                return Source::Set(q.set);
-            }
             let relation = &reach.relations[atom.pred as usize];
             let key: Vec<KeyPart> = atom
                 .args
@@ -192,7 +184,8 @@ fn has_comparison(f: &Formula) -> bool {
 pub(crate) struct Bindings<'a> {
     sources: &'a [Source],
     sets: &'a [Vec<ObjId>],
-    /// Per level: the key with the action's parameters filled in.
+    /// Per level: the index's key, with the variables bound before the
+    /// quantifier filled in.
     keys: Vec<Vec<KeyPart>>,
     /// Per level: the values to try, and the position of the current one.
     levels: Vec<(&'a [ObjId], usize)>,

@@ -659,9 +659,6 @@ impl Engine<'_> {
         }
     }
 
-    /// Joins the fact `tuple` at the plan's trigger position with the
-    /// processed facts; appends head tuples to `out`. Resets `bind` to one
-    /// unbound slot per rule variable first.
     /// Whether the head fact of `rule` under `bind` (every variable of
     /// the head bound) is derived already.
     fn head_exists(&self, rule: &Rule, bind: &[u32], key: &mut Vec<u32>) -> bool {
@@ -670,6 +667,9 @@ impl Engine<'_> {
         self.relations[rule.head_pred as usize].find(key).is_some()
     }
 
+    /// Joins the fact `tuple` at the plan's trigger position with the
+    /// processed facts; appends head tuples to `out`. Resets `bind` to one
+    /// unbound slot per rule variable first.
     fn fire(
         &self,
         rule: &Rule,

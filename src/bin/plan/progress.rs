@@ -31,7 +31,7 @@ pub struct GroundingProgress {
 
 impl GroundingProgress {
     /// Timing from `start`, the start of the run; `quiet` shows nothing.
-    pub fn new(quiet: bool, start: Instant) -> GroundingProgress {
+    fn new(quiet: bool, start: Instant) -> GroundingProgress {
         GroundingProgress {
             quiet,
             start,
