@@ -56,8 +56,10 @@ struct Index {
 /// The hash of a sequence of object ids, the same for a tuple and for an
 /// index key picked from one. A multiply-xorshift mix per value: tuples
 /// are short, and hashbrown takes its bucket from the low bits and its
-/// tag from the top seven, which this spreads.
-fn hash_values(values: impl Iterator<Item = ObjId>) -> u64 {
+/// tag from the top seven, which this spreads. (Also the hash of a
+/// conditional effect's condition, a sequence of fact ids, in
+/// `merged_effects`.)
+pub(crate) fn hash_values(values: impl Iterator<Item = u32>) -> u64 {
     let mut h: u64 = 0x243f_6a88_85a3_08d3;
     for v in values {
         h = (h ^ u64::from(v)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -67,8 +69,9 @@ fn hash_values(values: impl Iterator<Item = ObjId>) -> u64 {
 }
 
 /// Whether two sequences of object ids are equal (a plain loop: for short
-/// slices a `memcmp` call costs more than the comparison).
-fn same_values(a: impl Iterator<Item = ObjId>, b: impl Iterator<Item = ObjId>) -> bool {
+/// slices a `memcmp` call costs more than the comparison). Also compares
+/// conditions in `merged_effects`.
+pub(crate) fn same_values(a: impl Iterator<Item = u32>, b: impl Iterator<Item = u32>) -> bool {
     a.eq(b)
 }
 

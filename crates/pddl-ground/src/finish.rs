@@ -1,16 +1,15 @@
 //! Finishing the ground task: the cost model, compiling away facts that
-//! never change, merging conditional effects with the same condition, and
-//! renumbering facts and fluents in sorted order.
-
-use hashbrown::HashMap;
+//! never change (merging conditional effects whose conditions that makes
+//! equal), and renumbering facts and fluents in sorted order.
 
 use crate::instantiate::{LinearMetric, MetricInfo, RawTask, tidy};
+use crate::merged_effects::MergedEffects;
 use crate::normalize::Model;
 use crate::relevance::drop_irrelevant;
 use crate::task::{
-    AssignOp, ConditionalEffect, Conjunction, Cost, CostDisplay, CostModel, FactId, FluentId,
-    GroundAtom, GroundMetric, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect,
-    NumExpr, Operator, Task,
+    AssignOp, Conjunction, Cost, CostDisplay, CostModel, FactId, FluentId, GroundAtom,
+    GroundMetric, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect, NumExpr, Operator,
+    Task,
 };
 
 /// Most rounds of constant-fact elimination (each round can only expose
@@ -35,49 +34,7 @@ pub(crate) fn finish(model: &Model, mut raw: RawTask, prune_irrelevant: bool) ->
         0
     };
     eliminate_constant_facts(&mut raw);
-    merge_equal_conditions(&mut raw);
     (compact(model, raw, cost_model, metric), irrelevant)
-}
-
-/// Makes the conditional effects of an operator that have the same
-/// condition one effect: they always fire together, and one effect is
-/// checked once when the operator is applied and becomes one relaxed
-/// operator for the heuristics, not several with the same preconditions.
-/// Puzznic's `vanish` names each adjacent pair of tiles twice, once per
-/// tile it removes (Game Boy level 090: 5 140 effects, 2 570 conditions).
-fn merge_equal_conditions(raw: &mut RawTask) {
-    let mut first_with: HashMap<(Vec<FactId>, Vec<FactId>), usize> = HashMap::new();
-    for op in &mut raw.operators {
-        if op.conditional.len() < 2 {
-            continue;
-        }
-        first_with.clear();
-        let mut kept: Vec<ConditionalEffect> = Vec::with_capacity(op.conditional.len());
-        for mut effect in op.conditional.drain(..) {
-            // Numeric conditions have no cheap key, and the order of
-            // numeric effects decides which of two assignments wins:
-            // effects with either stay apart.
-            if !effect.condition.numeric.is_empty() || !effect.numeric.is_empty() {
-                kept.push(effect);
-                continue;
-            }
-            tidy(&mut effect.condition);
-            let key = (effect.condition.pos.clone(), effect.condition.neg.clone());
-            match first_with.get(&key) {
-                Some(&k) => {
-                    let into = &mut kept[k];
-                    into.add.extend(effect.add);
-                    into.del.extend(effect.del);
-                }
-                None => {
-                    first_with.insert(key, kept.len());
-                    kept.push(effect);
-                }
-            }
-        }
-        // (`compact` sorts and deduplicates the merged adds and deletes.)
-        op.conditional = kept;
-    }
 }
 
 /// Replaces fluents that no operator changes by their initial value and
@@ -153,12 +110,21 @@ fn fold_unchanged_fluents(raw: &mut RawTask) {
         for n in &mut op.numeric {
             fold_expr(&mut n.expr, &written, &init);
         }
+        let mut shortened = false;
         op.conditional.retain_mut(|c| {
             for n in &mut c.numeric {
                 fold_expr(&mut n.expr, &written, &init);
             }
-            decide(&mut c.condition, false)
+            let len = c.condition.numeric.len();
+            let possible = decide(&mut c.condition, false);
+            shortened |= len != c.condition.numeric.len();
+            possible
         });
+        if shortened {
+            // An effect whose numeric conditions always hold may now have
+            // the condition of another.
+            MergedEffects::merge(&mut op.conditional);
+        }
         true
     });
     raw.axioms.retain_mut(|a| decide(&mut a.body, false));
@@ -476,10 +442,13 @@ fn eliminate_constant_facts(raw: &mut RawTask) {
                 return false;
             }
             let mut merged = Vec::new();
+            let mut shortened = false;
             op.conditional.retain_mut(|c| {
+                let len = c.condition.pos.len() + c.condition.neg.len();
                 if !simplify(&mut c.condition, &mut changed) {
                     return false;
                 }
+                shortened |= len != c.condition.pos.len() + c.condition.neg.len();
                 c.add.retain(|&f| constant[f as usize].is_none());
                 c.del.retain(|&f| constant[f as usize].is_none());
                 if c.condition.is_empty() {
@@ -488,6 +457,11 @@ fn eliminate_constant_facts(raw: &mut RawTask) {
                 }
                 !(c.add.is_empty() && c.del.is_empty() && c.numeric.is_empty())
             });
+            if shortened {
+                // Conditions that differed only in constant facts may now
+                // be equal.
+                MergedEffects::merge(&mut op.conditional);
+            }
             for c in merged {
                 op.add.extend(c.add);
                 op.del.extend(c.del);

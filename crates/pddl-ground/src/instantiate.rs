@@ -4,6 +4,7 @@
 
 use crate::bindings::{Bindings, Source, SourceCache};
 use crate::datalog::Reach;
+use crate::merged_effects::MergedEffects;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
 use crate::stop::StopPoll;
 use crate::task::{
@@ -478,6 +479,21 @@ pub(crate) fn dnf(g: &G) -> Option<Vec<Conjunction>> {
 }
 
 /// Sorts and deduplicates the literals of a conjunction.
+/// Calls `f` with each of `items` and `shared`: a copy of it for all but
+/// the last item, which takes `shared` itself (so one item, the usual
+/// case, copies nothing).
+fn share_among<I, T: Clone>(items: Vec<I>, shared: T, mut f: impl FnMut(I, T)) {
+    let mut items = items.into_iter().peekable();
+    while let Some(item) = items.next() {
+        if items.peek().is_some() {
+            f(item, shared.clone());
+        } else {
+            f(item, shared);
+            return;
+        }
+    }
+}
+
 pub(crate) fn tidy(c: &mut Conjunction) {
     c.pos.sort_unstable();
     c.pos.dedup();
@@ -520,7 +536,7 @@ struct Effects {
     add: Vec<FactId>,
     del: Vec<FactId>,
     numeric: Vec<NumEffect>,
-    conditional: Vec<ConditionalEffect>,
+    conditional: MergedEffects,
 }
 
 impl Grounder<'_> {
@@ -608,14 +624,18 @@ impl Grounder<'_> {
                 // Numeric effects must not be duplicated over disjuncts.
                 let alternatives = self.alternatives(&condition, numeric.is_empty());
                 conditional_numeric.extend(numeric.iter().map(|n| n.fluent));
-                for condition in alternatives {
+                let effect = ConditionalEffect {
+                    condition: Conjunction::default(),
+                    add,
+                    del,
+                    numeric,
+                };
+                share_among(alternatives, effect, |condition, effect| {
                     out.conditional.push(ConditionalEffect {
                         condition,
-                        add: add.clone(),
-                        del: del.clone(),
-                        numeric: numeric.clone(),
+                        ..effect
                     });
-                }
+                });
                 if out.conditional.len() > limits.conditional_room {
                     return Err(too_many());
                 }
@@ -937,16 +957,18 @@ pub(crate) fn instantiate(
                 unconditional_room: conditional_limit,
                 max_operators: options.max_operators,
             };
-            let effects = gr.effects(ai, action, &mut bind, &mut conditional_numeric, &limits)?;
-            if effects.add.is_empty()
-                && effects.del.is_empty()
-                && effects.numeric.is_empty()
-                && effects.conditional.is_empty()
-            {
+            let Effects {
+                add,
+                del,
+                numeric,
+                conditional,
+            } = gr.effects(ai, action, &mut bind, &mut conditional_numeric, &limits)?;
+            let conditional = conditional.into_vec();
+            if add.is_empty() && del.is_empty() && numeric.is_empty() && conditional.is_empty() {
                 // No effect at all: never useful in a plan.
                 continue;
             }
-            conditional_count += effects.conditional.len() * disjuncts.len();
+            conditional_count += conditional.len() * disjuncts.len();
             if operators.len() + disjuncts.len() > options.max_operators
                 || conditional_count > conditional_limit
             {
@@ -955,19 +977,24 @@ pub(crate) fn instantiate(
                     limit: options.max_operators,
                 });
             }
-            let args = gr.object_names(&params);
-            for precondition in disjuncts {
+            let operator = Operator {
+                name: action_name.clone(),
+                args: gr.object_names(&params),
+                precondition: Conjunction::default(),
+                add,
+                del,
+                numeric,
+                conditional,
+                cost: 1,
+            };
+            // `vanish` has one disjunct and millions of effects: moved,
+            // not copied.
+            share_among(disjuncts, operator, |precondition, operator| {
                 operators.push(Operator {
-                    name: action_name.clone(),
-                    args: args.clone(),
                     precondition,
-                    add: effects.add.clone(),
-                    del: effects.del.clone(),
-                    numeric: effects.numeric.clone(),
-                    conditional: effects.conditional.clone(),
-                    cost: 1,
+                    ..operator
                 });
-            }
+            });
         }
     }
 

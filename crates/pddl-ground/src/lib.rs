@@ -34,13 +34,15 @@
 //!    become stratified axioms. Top-level existentials of a precondition
 //!    are bound by reachability (one operator per reachable witness after
 //!    simplification), nested quantifiers are expanded.
-//! 4. Finishing (`finish.rs`): facts that never change are compiled away, metric
+//!    Conditional effects of one operator with the same condition (and
+//!    no numbers) become one effect as they are made
+//!    (`merged_effects.rs`).
+//! 4. Finishing (`finish.rs`): facts that never change are compiled away
+//!    (effects whose conditions that makes equal are merged), metric
 //!    fluents that only count costs become operator costs, what cannot
 //!    matter for reaching the goal is removed (`relevance.rs`, unless
-//!    [`GroundOptions::keep_irrelevant`]), conditional
-//!    effects of one operator with the same condition (and no numbers)
-//!    become one effect, and ids are renumbered in a sorted,
-//!    deterministic order.
+//!    [`GroundOptions::keep_irrelevant`]), and ids are renumbered in a
+//!    sorted, deterministic order.
 //! 5. Symmetry (`symmetry.rs`): classes of interchangeable objects, which
 //!    search may use to treat symmetric states as one.
 //!
@@ -73,6 +75,7 @@ pub(crate) mod datalog;
 pub mod dump;
 mod finish;
 mod instantiate;
+mod merged_effects;
 pub(crate) mod normalize;
 mod relevance;
 mod stop;

@@ -918,6 +918,56 @@ fn conditional_effects_with_one_condition_are_merged() {
     }
 }
 
+/// Conditions that differ only in facts grounding compiles away become
+/// equal afterwards, and their effects are merged then: `(ready a)` and
+/// `(ready b)` are initially true and never deleted (`prepare`, which
+/// could add them, is also never needed), and `(level a)`, `(level b)` are
+/// 1 and never changed (`raise` needs a fact no operator adds). So
+/// `mark`'s two effects for `a` and `b` both come down to "if `(armed)`",
+/// one effect marking both, in each of the two versions of the domain.
+#[test]
+fn conditions_made_equal_by_constant_folding_are_merged() {
+    let domain = |condition: &str| {
+        format!(
+            "
+(define (domain folding)
+  (:requirements :strips :conditional-effects :numeric-fluents)
+  (:predicates (armed) (ready ?x) (marked ?x) (never))
+  (:functions (level ?x))
+  (:action arm :parameters () :effect (armed))
+  (:action prepare :parameters (?x) :effect (ready ?x))
+  (:action raise :parameters (?x) :precondition (never) :effect (increase (level ?x) 1))
+  (:action mark
+    :parameters ()
+    :precondition (armed)
+    :effect (forall (?x) (when (and (armed) {condition}) (marked ?x)))))"
+        )
+    };
+    let problem = "
+(define (problem folding-1) (:domain folding)
+  (:objects a b)
+  (:init (ready a) (ready b) (= (level a) 1) (= (level b) 1))
+  (:goal (and (marked a) (marked b))))";
+    for condition in ["(ready ?x)", "(>= (level ?x) 1)"] {
+        let task = ok(&domain(condition), problem);
+        let mark = task
+            .operators
+            .iter()
+            .find(|o| o.name == "mark")
+            .expect("mark is reachable");
+        assert_eq!(mark.conditional.len(), 1, "{condition}: {mark:?}");
+        let effect = &mark.conditional[0];
+        assert!(effect.condition.numeric.is_empty(), "{condition}");
+        assert_eq!(effect.condition.pos.len(), 1, "{condition}");
+        let added: Vec<String> = effect
+            .add
+            .iter()
+            .map(|&f| task.facts[f as usize].to_string())
+            .collect();
+        assert_eq!(added, ["(marked a)", "(marked b)"], "{condition}");
+    }
+}
+
 /// One action with 6^5 = 7 776 bindings, each with a quantified
 /// conditional effect over 6 objects: enough work for grounding to ask its stop
 /// condition many times, in the reachability analysis and in the
