@@ -483,12 +483,18 @@ fn missing_file_and_bad_flags_exit_2() {
     assert_eq!(status, Some(2));
     assert!(stderr.contains("--threads"), "{stderr}");
     for seconds in ["-1", "0", "nan", "inf"] {
-        let (status, _, stderr) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--time-limit", seconds]);
-        assert_eq!(status, Some(2), "{seconds}: {stderr}");
-        assert!(
-            stderr.contains("--time-limit must be a positive number of seconds"),
-            "{seconds}: {stderr}"
-        );
+        for command in [&[][..], &["ground"]] {
+            let args = [
+                command,
+                &[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--time-limit", seconds],
+            ];
+            let (status, _, stderr) = run(&args.concat());
+            assert_eq!(status, Some(2), "{command:?} {seconds}: {stderr}");
+            assert!(
+                stderr.contains("--time-limit must be a positive number of seconds"),
+                "{command:?} {seconds}: {stderr}"
+            );
+        }
     }
 }
 

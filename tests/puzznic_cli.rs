@@ -347,7 +347,7 @@ fn solve_stops_grounding_at_the_time_limit() {
 
 /// A task that grounds for more than a second shows a line while it
 /// grounds (unless `-q`), so that it does not look stuck: `plan puzznic
-/// solve` and `plan` alike.
+/// solve`, `plan` and `plan ground` alike, each stopped by its time limit.
 #[test]
 fn long_grounding_shows_progress() {
     let scratch = temp_dir();
@@ -362,9 +362,10 @@ fn long_grounding_shows_progress() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
     let domain = format!("{}/domains/puzznic/domain.pddl", env!("CARGO_MANIFEST_DIR"));
-    let runs: [Vec<&std::ffi::OsStr>; 2] = [
+    let runs: [Vec<&std::ffi::OsStr>; 3] = [
         vec!["puzznic".as_ref(), "solve".as_ref(), level.as_os_str()],
         vec![domain.as_ref(), problem.as_os_str()],
+        vec!["ground".as_ref(), domain.as_ref(), problem.as_os_str()],
     ];
     for args in runs {
         for quiet in [false, true] {

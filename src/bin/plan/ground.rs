@@ -2,6 +2,7 @@
 //! (`--stats`) or the ground task (`--dump`).
 
 use crate::ground_limits::{GroundLimitArgs, input_note, limit_note, stopped_note};
+use crate::progress::ProgressPrinter;
 use planner::exit;
 use planner::ground::{GroundError, GroundOptions, GroundStats, Task};
 use planner::load::{LoadError, check_parsed, parse_domain_file, parse_problem_file};
@@ -33,6 +34,14 @@ pub struct GroundArgs {
     pub dump: bool,
     #[command(flatten)]
     pub limits: GroundLimitArgs,
+    /// Stop after this many seconds (parsing included; exit status 5), or
+    /// with a unit: 500ms, 90s, 5m, 2h.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = crate::units::seconds)]
+    pub time_limit: Option<f64>,
+    /// No line on standard error while a task grounds for long (after the
+    /// first second, then every 5 s).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Refuse files whose parse would take more than this many MiB (or
     /// 512M, 4G), and stop grounding (exit status 6) once the process uses
     /// more [default: 80 % of the memory available when `plan` starts,
@@ -42,7 +51,15 @@ pub struct GroundArgs {
 }
 
 pub fn run(args: GroundArgs) -> i32 {
-    let start = Instant::now();
+    let run_start = Instant::now();
+    let time_limit = match args.time_limit.map(crate::units::time_limit).transpose() {
+        Ok(limit) => limit,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return exit::INPUT_ERROR;
+        }
+    };
+    let start = run_start;
     let memory_limit = planner::memory::limit_bytes(args.memory_limit);
     let parsed = (
         parse_domain_file(&args.domain, memory_limit),
@@ -84,12 +101,13 @@ pub fn run(args: GroundArgs) -> i32 {
     }
 
     let limit = GroundingLimit::new(
-        Instant::now(),
-        None,
+        run_start,
+        time_limit,
         memory_limit,
         crate::interrupt::cancel_flag(),
     );
-    let stop = || limit.reached();
+    let progress = ProgressPrinter::new(args.quiet).grounding(run_start);
+    let stop = || progress.tick() || limit.reached();
     let options = GroundOptions {
         stop: Some(&stop),
         keep_irrelevant: args.keep_irrelevant,

@@ -3,7 +3,6 @@
 //! and refuse the same values.
 
 use planner::search::{Engine, HeuristicKind, SearchOptions};
-use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
@@ -107,14 +106,7 @@ impl SearchArgs {
             }
         }
         if let Some(seconds) = self.time_limit {
-            if !(seconds > 0.0 && seconds.is_finite()) {
-                return Err(format!(
-                    "--time-limit must be a positive number of seconds, got {seconds}"
-                ));
-            }
-            // Beyond what a duration holds (about 10^19 s) is no limit.
-            options.time_limit =
-                Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX));
+            options.time_limit = Some(crate::units::time_limit(seconds)?);
         }
         options.memory_limit_bytes = planner::memory::limit_bytes(self.memory_limit);
         options.anytime = self.anytime;

@@ -3,8 +3,10 @@
 //! Fast Downward's driver takes them (`--time-limit 5m`, `--memory-limit
 //! 4G`).
 
+use std::time::Duration;
+
 /// Seconds of a `--time-limit` value: `90` or `90s`, `500ms`, `1.5m` (or
-/// `min`), `2h`. The sign and range are checked where the limit is used.
+/// `min`), `2h`. [`time_limit`] checks the sign and range.
 pub fn seconds(text: &str) -> Result<f64, String> {
     const UNITS: [(&str, f64); 5] = [
         ("ms", 0.001),
@@ -18,6 +20,17 @@ pub fn seconds(text: &str) -> Result<f64, String> {
         .parse::<f64>()
         .map(|n| n * scale.unwrap_or(1.0))
         .map_err(|_| "expected seconds: a number, or one with a unit (500ms, 90s, 5m, 2h)".into())
+}
+
+/// The limit of a `--time-limit` value in seconds, refused unless positive.
+pub fn time_limit(seconds: f64) -> Result<Duration, String> {
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(format!(
+            "--time-limit must be a positive number of seconds, got {seconds}"
+        ));
+    }
+    // Beyond what a duration holds (about 10^19 s) is no limit.
+    Ok(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX))
 }
 
 /// MiB of a `--memory-limit` value: `4096`, or with a unit of powers of
