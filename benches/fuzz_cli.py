@@ -5,8 +5,8 @@ a signal or hang.
 Takes the shared benchmarks' domains and problems, the shipped ones, the
 shipped and Game Boy Puzznic levels and plans that `plan` finds, mutates
 them (bytes deleted, swapped, duplicated; PDDL keywords, odd numbers and
-stray characters inserted) and runs `plan check`, `plan` (default and
-`--optimal`, 1 s and 512 MiB each), `plan puzznic problem|solve` and
+stray characters inserted) and runs `plan check`, `plan ground --stats`
+or `--dump`, `plan` (default and `--optimal`, 1 s and 512 MiB each), `plan puzznic problem|solve` and
 `plan validate` on the results; it also runs `plan`, `plan puzznic solve`
 and `plan generate` on small shipped inputs with odd flag values (0, -1,
 1e300, nan, 2^64...). An input that makes `plan` exit with 101
@@ -169,6 +169,8 @@ def fuzz(job):
             files = {"domain.pddl": texts[0], "problem.pddl": texts[1]}
             d, p = (os.path.join(scratch, n) for n in files)
             commands = [["check", d, p],
+                        ["ground", "-q", "--time-limit", "1", "--memory-limit", "512",
+                         rng.choice(["--stats", "--dump"]), d, p],
                         ["-q", "--time-limit", "1", "--memory-limit", "512", d, p],
                         ["-q", "--optimal", "--time-limit", "1", "--memory-limit", "512", d, p]]
         elif kind < 0.6:
