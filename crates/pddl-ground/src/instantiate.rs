@@ -478,7 +478,6 @@ pub(crate) fn dnf(g: &G) -> Option<Vec<Conjunction>> {
     Some(out)
 }
 
-/// Sorts and deduplicates the literals of a conjunction.
 /// Calls `f` with each of `items` and `shared`: a copy of it for all but
 /// the last item, which takes `shared` itself (so one item, the usual
 /// case, copies nothing).
@@ -494,6 +493,7 @@ fn share_among<I, T: Clone>(items: Vec<I>, shared: T, mut f: impl FnMut(I, T)) {
     }
 }
 
+/// Sorts and deduplicates the literals of a conjunction.
 pub(crate) fn tidy(c: &mut Conjunction) {
     c.pos.sort_unstable();
     c.pos.dedup();
