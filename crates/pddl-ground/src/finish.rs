@@ -1,6 +1,6 @@
 //! Finishing the ground task: the cost model, compiling away facts that
-//! never change (merging conditional effects whose conditions that makes
-//! equal), and renumbering facts and fluents in sorted order.
+//! never change (and merging the conditional effects whose conditions
+//! that makes equal), and renumbering facts and fluents in sorted order.
 
 use crate::instantiate::{LinearMetric, MetricInfo, RawTask, tidy};
 use crate::merged_effects::MergedEffects;
