@@ -59,7 +59,6 @@ pub fn run(args: GroundArgs) -> i32 {
             return exit::INPUT_ERROR;
         }
     };
-    let start = run_start;
     let memory_limit = planner::memory::limit_bytes(args.memory_limit);
     let parsed = (
         parse_domain_file(&args.domain, memory_limit),
@@ -83,11 +82,11 @@ pub fn run(args: GroundArgs) -> i32 {
                 .map_or(exit::INPUT_ERROR, LoadError::exit_status);
         }
     };
-    let parse_time = start.elapsed();
+    let parse_time = run_start.elapsed();
 
-    let start = Instant::now();
+    let check_start = Instant::now();
     let checked = check_parsed(&domain_file, &domain, &problem_file, &problem);
-    let check_time = start.elapsed();
+    let check_time = check_start.elapsed();
     match checked {
         Ok(warnings) => {
             for warning in warnings {
