@@ -57,9 +57,12 @@ impl MergedEffects {
                 into.del.extend(effect.del);
             }
             None => {
-                let position = u32::try_from(effects.len()).expect("fewer than 2^32 effects");
-                self.first_with
-                    .insert_unique(table_hash(hash), (hash, position), |&(h, _)| table_hash(h));
+                // (Past 2^32 effects, which memory limits keep from
+                // happening, later ones would only stay unmerged.)
+                if let Ok(position) = u32::try_from(effects.len()) {
+                    self.first_with
+                        .insert_unique(table_hash(hash), (hash, position), |&(h, _)| table_hash(h));
+                }
                 effects.push(effect);
             }
         }
