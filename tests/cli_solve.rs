@@ -289,6 +289,45 @@ fn a_preference_metric_is_unsupported() {
     assert!(!stderr.contains("undeclared"), "{stderr}");
 }
 
+/// PDDL 3.1's object fluents are an unsupported feature (exit 3) wherever
+/// they show: a function's value as an argument, compared with a
+/// variable, compared with an object, or only declared.
+#[test]
+fn object_fluents_are_unsupported() {
+    let problem = "tests/malformed/problem-object-fluent-comparison.problem.pddl";
+    let cases = [
+        (
+            "tests/malformed/syntax-function-term-argument.pddl",
+            "unsupported: function terms as arguments",
+        ),
+        (
+            "tests/malformed/syntax-object-fluent-variable.pddl",
+            "unsupported: variable `?from` compared as a function's value",
+        ),
+        (
+            "tests/malformed/problem-object-fluent-comparison.domain.pddl",
+            "unsupported: object fluents (:object-fluents): `pos` has objects as values",
+        ),
+    ];
+    for (domain, expected) in cases {
+        let (status, _, stderr) = run(&[domain, problem]);
+        assert_eq!(status, Some(3), "{domain}: {stderr}");
+        assert!(stderr.contains(expected), "{domain}: {stderr}");
+        assert!(!stderr.contains("undeclared"), "{domain}: {stderr}");
+    }
+    // Declared and assigned, never compared: the grounder refuses it.
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let goal_free = scratch.path().join("problem.pddl");
+    let text = std::fs::read_to_string(problem).expect("read");
+    std::fs::write(&goal_free, text.replace("(= (pos t) c)", "(at t c)")).expect("write");
+    let (status, _, stderr) = run(&[
+        "tests/malformed/problem-object-fluent-comparison.domain.pddl",
+        goal_free.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(status, Some(3), "{stderr}");
+    assert!(stderr.contains("object fluent `pos`"), "{stderr}");
+}
+
 #[test]
 fn time_limit_exits_5_with_statistics() {
     let (status, stdout, stderr) = run_blind_on_hard_tiles(&["--time-limit", "0.5"]);

@@ -54,10 +54,13 @@ fn three_broken_actions_give_three_errors() {
     )";
     let errors = domain_errors(text);
     assert_eq!(errors.len(), 3, "{errors:?}");
+    // `(q)` as an argument: a function term, as PDDL 3.1's object fluents
+    // have them.
     assert_eq!(
         errors[0].message,
-        "expected a term (a name or a variable), found `(`"
+        "unsupported: function terms as arguments (object fluents, :object-fluents)"
     );
+    assert!(errors[0].unsupported, "{errors:?}");
     assert_eq!(
         errors[1].message,
         "expected a variable such as `?x`, found `(`"
@@ -386,7 +389,7 @@ fn a_missing_paren_does_not_swallow_the_following_sections() {
 }
 
 /// `(= (f) ?x)` is an object fluent compared with an object (PDDL 3.1),
-/// which is not supported: the error says so.
+/// which is not supported: the error says so, as an unsupported feature.
 #[test]
 fn comparing_a_function_with_an_object_names_object_fluents() {
     let text = "(define (domain d) (:functions (pos) - object)
@@ -395,7 +398,8 @@ fn comparing_a_function_with_an_object_names_object_fluents() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(
         errors[0].message,
-        "variable `?l` used as a numeric expression"
+        "unsupported: variable `?l` compared as a function's value"
     );
+    assert!(errors[0].unsupported, "{errors:?}");
     assert!(errors[0].notes[0].contains("object fluents"), "{errors:?}");
 }

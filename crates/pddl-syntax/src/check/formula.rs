@@ -159,6 +159,20 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.with_bound(vars, |checker| checker.condition(body, depth));
             }
             ConditionKind::Compare(_, left, right) => {
+                // `(= (pos ?t) ?to)` with an object-valued `pos` compares
+                // objects: PDDL 3.1's object fluents, not a misuse.
+                if let Some(function) = [left, right]
+                    .into_iter()
+                    .find_map(|side| self.object_function(side))
+                {
+                    self.out.push(Diagnostic::unsupported(
+                        format!(
+                            "object fluents (:object-fluents): `{function}` has objects as values"
+                        ),
+                        condition.span,
+                    ));
+                    return;
+                }
                 self.requirements.need(
                     &[Requirement::NumericFluents, Requirement::Fluents],
                     "a numeric comparison",
@@ -325,6 +339,16 @@ impl<'t, 'a> Checker<'t, 'a> {
         let function = self.function_decl(&atom.predicate, expected)?;
         self.arguments(&atom.predicate, atom.span, &function.params, args);
         Some(function)
+    }
+
+    /// The name of the object-valued function that `expr` applies, if it
+    /// is such an application.
+    fn object_function(&self, expr: &'a Expr) -> Option<&'a Name> {
+        let ExprKind::Fluent(atom) = &expr.kind else {
+            return None;
+        };
+        let function = self.tables.functions.get(atom.predicate.as_str())?;
+        matches!(function.ty, FunctionType::Object(_)).then_some(&atom.predicate)
     }
 
     /// The declaration of function `name` if it is a function of the

@@ -324,6 +324,11 @@ impl<'a> Parser<'a> {
         match self.tok.kind {
             Tok::Var => self.variable().map(Term::Variable),
             Tok::Sym if !self.current().starts_with(':') => self.name("a term").map(Term::Name),
+            // `(road (pos ?t) ?to)`: a function's value as an argument.
+            Tok::Open => Err(self.unsupported(
+                self.tok.span.start,
+                "function terms as arguments (object fluents, :object-fluents)",
+            )),
             _ => Err(self.expected("a term (a name or a variable)")),
         }
     }
@@ -1100,8 +1105,8 @@ impl<'a> Parser<'a> {
             // `(= (f) ?x)` compares an object function's value with an
             // object: PDDL 3.1's object fluents, which are not supported.
             Operand::Term(Term::Variable(var)) => Err(self.report(
-                Diagnostic::error(
-                    format!("variable `{var}` used as a numeric expression"),
+                Diagnostic::unsupported(
+                    format!("variable `{var}` compared as a function's value"),
                     var.span,
                 )
                 .with_note(
