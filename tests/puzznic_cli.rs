@@ -385,6 +385,41 @@ fn long_grounding_shows_progress() {
     }
 }
 
+/// A plan the default does not prove to have the fewest moves says so,
+/// with the bound it knows and the flag that finds the fewest; a proven
+/// one says "(optimal)" instead.
+#[test]
+fn an_unproven_plan_says_so() {
+    let solve = |args: &[&str], level: &std::path::Path| {
+        let out = plan()
+            .args(["puzznic", "solve"])
+            .args(args)
+            .arg(level)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let proven = solve(&[], shipped("bridge").as_ref());
+    assert!(proven.contains("16 player moves (optimal)"), "{proven}");
+    assert!(!proven.contains("not proven"), "{proven}");
+    let Some(dir) = gameboy_dir() else { return };
+    // 059: 31 moves by the default, 23 the fewest.
+    let level = dir.join("059.txt");
+    let unproven = solve(&[], &level);
+    let line = unproven
+        .lines()
+        .find(|line| line.starts_with("; not proven the fewest moves (at least "))
+        .unwrap_or_else(|| panic!("{unproven}"));
+    assert!(
+        line.ends_with(" are needed): --optimal finds the fewest"),
+        "{line}"
+    );
+    let optimal = solve(&["--optimal"], &level);
+    assert!(optimal.contains("23 player moves (optimal)"), "{optimal}");
+    assert!(!optimal.contains("not proven"), "{optimal}");
+}
+
 /// `plan puzznic show` also reads moves as `plan puzznic solve` describes
 /// them: the known solution of Game Boy level 127 clears it.
 #[test]

@@ -267,6 +267,15 @@ fn solve_by_planner(
                 count(plan.moves.len(), "player move", "player moves"),
                 plan.plan_lines.len()
             ));
+            if !result.proven_optimal {
+                let bound = match result.lower_bound {
+                    Some(moves) if moves > 0 => format!(" (at least {moves} are needed)"),
+                    _ => String::new(),
+                };
+                report.messages.push(format!(
+                    "not proven the fewest moves{bound}: --optimal finds the fewest"
+                ));
+            }
             report.optimal = result.proven_optimal;
             report.moves = Some(plan.moves.iter().map(ToString::to_string).collect());
             report.plan_lines = Some(plan.plan_lines);
