@@ -6,8 +6,9 @@ Takes the shared benchmarks' domains and problems, the shipped ones, the
 shipped and Game Boy Puzznic levels and plans that `plan` finds, mutates
 them (bytes deleted, swapped, duplicated; PDDL keywords, odd numbers and
 stray characters inserted) and runs `plan check`, `plan ground --stats`
-or `--dump`, `plan` (default and `--optimal`, 1 s and 512 MiB each), `plan puzznic problem|solve` and
-`plan validate` on the results; it also runs `plan`, `plan puzznic solve`
+or `--dump`, `plan` (default and `--optimal`, 1 s and 512 MiB each),
+`plan puzznic problem|solve` (on levels in the text format and drawn in
+Tiled, as JSON maps) and `plan validate` on the results; it also runs `plan`, `plan puzznic solve`
 and `plan generate` on small shipped inputs with odd flag values (0, -1,
 1e300, nan, 2^64...). An input that makes `plan` exit with 101
 (a panic), by a signal, or run past 30 s is kept in OUT_DIR and listed on
@@ -18,6 +19,7 @@ stdout; the exit status is 1 when there was one.
 """
 import argparse
 import glob
+import json
 import multiprocessing
 import os
 import random
@@ -37,6 +39,9 @@ PDDL_TOKENS = ["(", ")", "?x", "-", "and", "or", "not", "forall", "exists", "whe
                ":precondition", ":effect", "(:types a - b b - a)", "(:constants x)", '"',
                "; c\n", "\u00e9", "9999999999999999999999"]
 LEVEL_CHARS = "#. 1234567890abcXYZ\t\u00e9?"
+JSON_TOKENS = ["{", "}", "[", "]", ",", ":", '"', "0", "-1", "4294967296", "1e999", "null",
+               '"width"', '"height"', '"data"', '"layers"', '"tilelayer"', '"walls"', '"tiles"',
+               '"puzznic"', '"value"', '"orientation"', '"isometric"', "true", '"\\u0000"']
 PLAN_TOKENS = ["(", ")", "\n", "; cost = 3\n", "0.5:", "[1]", "(move)", "(pick-up a)", "x",
                "  ", "(unstack b a)", "1e400"]
 # Flag values at and past the edges: a --time-limit of 1e300 panicked
@@ -76,6 +81,23 @@ def mutate_text(rng, text, tokens):
             j = rng.randrange(len(chars))
             chars[i:i] = chars[j:j + rng.randint(1, 40)]
     return "".join(chars)
+
+
+def tiled_map(level_text):
+    """A level in the text format as a Tiled JSON map (one CSV tile layer,
+    its config embedded as the map's `puzznic` property), as `plan puzznic`
+    reads it: id 1 a wall, 2 outside, 3 and up the tile kinds."""
+    rows = [row for row in level_text.rstrip("\n").split("\n") if not row.startswith(";")]
+    width = max(len(row) for row in rows)
+    kinds = sorted({c for row in rows for c in row if c.isalnum()})
+    ids = {"#": 1, ".": 0, " ": 2, **{k: 3 + i for i, k in enumerate(kinds)}}
+    data = [ids.get(c, 0) for row in rows for c in row.ljust(width)]
+    config = {"walls": [1], "outside": [2], "tiles": {str(3 + i): k for i, k in enumerate(kinds)}}
+    return json.dumps({
+        "orientation": "orthogonal", "width": width, "height": len(rows), "infinite": False,
+        "layers": [{"type": "tilelayer", "width": width, "height": len(rows), "data": data}],
+        "properties": [{"name": "puzznic", "type": "string", "value": json.dumps(config)}],
+    })
 
 
 def mutate_lines(rng, text):
@@ -177,8 +199,15 @@ def fuzz(job):
             files = {}
             commands = flag_commands(rng, scratch)
         elif kind < 0.8 and levels:
-            files = {"level.txt": mutate_text(rng, read(rng.choice(levels)), list(LEVEL_CHARS))}
-            level = os.path.join(scratch, "level.txt")
+            # A text level, or one drawn in Tiled (a JSON map).
+            if rng.random() < 0.75:
+                name, text = "level.txt", mutate_text(rng, read(rng.choice(levels)),
+                                                      list(LEVEL_CHARS))
+            else:
+                name, text = "level.json", mutate_text(rng, tiled_map(read(rng.choice(levels))),
+                                                       JSON_TOKENS)
+            files = {name: text}
+            level = os.path.join(scratch, name)
             commands = [["puzznic", "problem", level],
                         ["puzznic", "solve", "--time-limit", "1", level]
                         + rng.choice([[], ["--json"]])]
