@@ -248,7 +248,8 @@ pub fn ground_with_stats(
 
     let start = Instant::now();
     let raw = instantiate::instantiate(&model, &reach, options)?;
-    let (mut task, irrelevant) = finish::finish(&model, raw, !options.keep_irrelevant);
+    let stop = stop::StopPoll::new(options.stop);
+    let (mut task, irrelevant) = finish::finish(&model, raw, !options.keep_irrelevant, &stop)?;
     stats.irrelevant_operators = irrelevant;
     task.interchangeable_objects = symmetry::interchangeable_objects(&model, &task);
     stats.instantiate_time = start.elapsed();

@@ -44,6 +44,12 @@ impl<'s> StopPoll<'s> {
         self.stopped.get()
     }
 
+    /// Asks the condition now (between phases of work that count no
+    /// units); true once it has said stop.
+    pub(crate) fn poll_now(&self) -> bool {
+        self.tick(UNITS_PER_POLL)
+    }
+
     /// Whether the condition has said stop.
     pub(crate) fn stopped(&self) -> bool {
         self.stopped.get()

@@ -1045,6 +1045,40 @@ fn grounding_stopped_at_any_question_returns_stopped_or_the_whole_task() {
     assert_eq!(asked, 1);
 }
 
+/// Finishing the task (constant facts, relevance, renumbering: seconds on
+/// a large Puzznic level) asks the stop condition between its phases: on a
+/// task too small for reachability and instantiation to ask it at all,
+/// finishing asks it once per phase, and a stop at any of those questions
+/// stops grounding there.
+#[test]
+fn finishing_asks_the_stop_condition_between_its_phases() {
+    let domain = pddl_syntax::parse_domain(TYPING_DOMAIN).expect("parses");
+    let problem = pddl_syntax::parse_problem(TYPING_PROBLEM).expect("parses");
+    let ground_stopping_at = |stop_at: usize| {
+        let asked = std::cell::Cell::new(0usize);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() >= stop_at
+        };
+        let options = GroundOptions {
+            stop: Some(&stop),
+            ..counting()
+        };
+        (ground(&domain, &problem, &options), asked.get())
+    };
+    let (task, questions) = ground_stopping_at(usize::MAX);
+    assert_eq!(task.expect("grounds"), ok(TYPING_DOMAIN, TYPING_PROBLEM));
+    assert!(questions >= 4, "asked {questions} times");
+    for stop_at in 1..=questions {
+        let (result, asked) = ground_stopping_at(stop_at);
+        assert!(
+            matches!(result, Err(GroundError::Stopped)),
+            "{stop_at}: {result:?}"
+        );
+        assert_eq!(asked, stop_at);
+    }
+}
+
 /// A goal no state satisfies names the literal that makes it so: an atom
 /// that relaxed reachability never reaches, or a static fact of the wrong
 /// value; a goal that some state may satisfy names none.
