@@ -390,23 +390,18 @@ fn long_grounding_shows_progress() {
 /// one says "(optimal)" instead.
 #[test]
 fn an_unproven_plan_says_so() {
-    let solve = |args: &[&str], level: &std::path::Path| {
-        let out = plan()
-            .args(["puzznic", "solve"])
-            .args(args)
-            .arg(level)
-            .output()
-            .expect("runs");
-        assert_eq!(out.status.code(), Some(0));
-        String::from_utf8(out.stdout).expect("utf-8")
+    let solved = |args: &[&str], level: &std::path::Path| {
+        let (status, stdout) = solve(args, level);
+        assert_eq!(status, Some(0), "{stdout}");
+        stdout
     };
-    let proven = solve(&[], shipped("bridge").as_ref());
+    let proven = solved(&[], shipped("bridge").as_ref());
     assert!(proven.contains("16 player moves (optimal)"), "{proven}");
     assert!(!proven.contains("not proven"), "{proven}");
     let Some(dir) = gameboy_dir() else { return };
     // 059: 31 moves by the default, 23 the fewest.
     let level = dir.join("059.txt");
-    let unproven = solve(&[], &level);
+    let unproven = solved(&[], &level);
     let line = unproven
         .lines()
         .find(|line| line.starts_with("; not proven the fewest moves (at least "))
@@ -415,7 +410,7 @@ fn an_unproven_plan_says_so() {
         line.ends_with(" are needed): --optimal finds the fewest"),
         "{line}"
     );
-    let optimal = solve(&["--optimal"], &level);
+    let optimal = solved(&["--optimal"], &level);
     assert!(optimal.contains("23 player moves (optimal)"), "{optimal}");
     assert!(!optimal.contains("not proven"), "{optimal}");
 }

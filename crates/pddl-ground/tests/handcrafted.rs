@@ -994,8 +994,19 @@ const WIDE_PROBLEM: &str = "
 /// `stop_at`-th question on (never for `usize::MAX`); returns the result
 /// and how many times the condition was asked.
 fn ground_wide_stopping_at(stop_at: usize) -> (Result<Task, GroundError>, usize) {
-    let domain = pddl_syntax::parse_domain(WIDE_DOMAIN).expect("parses");
-    let problem = pddl_syntax::parse_problem(WIDE_PROBLEM).expect("parses");
+    ground_stopping_at(WIDE_DOMAIN, WIDE_PROBLEM, stop_at)
+}
+
+/// Grounds a task with a stop condition that says stop from its
+/// `stop_at`-th question on; returns the result and how many times the
+/// condition was asked.
+fn ground_stopping_at(
+    domain: &str,
+    problem: &str,
+    stop_at: usize,
+) -> (Result<Task, GroundError>, usize) {
+    let domain = pddl_syntax::parse_domain(domain).expect("parses");
+    let problem = pddl_syntax::parse_problem(problem).expect("parses");
     let asked = std::cell::Cell::new(0usize);
     let stop = || {
         asked.set(asked.get() + 1);
@@ -1052,25 +1063,13 @@ fn grounding_stopped_at_any_question_returns_stopped_or_the_whole_task() {
 /// stops grounding there.
 #[test]
 fn finishing_asks_the_stop_condition_between_its_phases() {
-    let domain = pddl_syntax::parse_domain(TYPING_DOMAIN).expect("parses");
-    let problem = pddl_syntax::parse_problem(TYPING_PROBLEM).expect("parses");
-    let ground_stopping_at = |stop_at: usize| {
-        let asked = std::cell::Cell::new(0usize);
-        let stop = || {
-            asked.set(asked.get() + 1);
-            asked.get() >= stop_at
-        };
-        let options = GroundOptions {
-            stop: Some(&stop),
-            ..counting()
-        };
-        (ground(&domain, &problem, &options), asked.get())
-    };
-    let (task, questions) = ground_stopping_at(usize::MAX);
+    let ground_typing_stopping_at =
+        |stop_at| ground_stopping_at(TYPING_DOMAIN, TYPING_PROBLEM, stop_at);
+    let (task, questions) = ground_typing_stopping_at(usize::MAX);
     assert_eq!(task.expect("grounds"), ok(TYPING_DOMAIN, TYPING_PROBLEM));
     assert!(questions >= 4, "asked {questions} times");
     for stop_at in 1..=questions {
-        let (result, asked) = ground_stopping_at(stop_at);
+        let (result, asked) = ground_typing_stopping_at(stop_at);
         assert!(
             matches!(result, Err(GroundError::Stopped)),
             "{stop_at}: {result:?}"
