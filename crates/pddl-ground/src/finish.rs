@@ -7,7 +7,7 @@ use crate::instantiate::{LinearMetric, MetricInfo, RawTask, tidy};
 use crate::merged_effects::MergedEffects;
 use crate::normalize::Model;
 use crate::relevance::drop_irrelevant;
-use crate::stop::StopPoll;
+use crate::stop::{FreedInBackground, StopPoll};
 use crate::task::{
     AssignOp, Conjunction, Cost, CostDisplay, CostModel, FactId, FluentId, GroundAtom,
     GroundMetric, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect, NumExpr, Operator,
@@ -25,39 +25,47 @@ const MAX_ROUNDS: usize = 8;
 /// [`GroundError::Stopped`] once `stop` says so.
 pub(crate) fn finish(
     model: &Model,
-    mut raw: RawTask,
+    raw: RawTask,
+    prune_irrelevant: bool,
+    stop: &StopPoll<'_>,
+) -> Result<(Task, usize), GroundError> {
+    let mut raw = FreedInBackground::new(raw);
+    let finished = finish_in_place(model, &mut raw, prune_irrelevant, stop)?;
+    // What the task did not take is small: freed here.
+    drop(raw.into_inner());
+    Ok(finished)
+}
+
+/// [`finish`], leaving in `raw` what the task did not take.
+fn finish_in_place(
+    model: &Model,
+    raw: &mut RawTask,
     prune_irrelevant: bool,
     stop: &StopPoll<'_>,
 ) -> Result<(Task, usize), GroundError> {
     // Each phase walks every operator and effect, seconds on a large
-    // Puzznic level (20 s in all on a 98 x 98 one): the stop condition is
-    // asked between them.
-    let go_on = || {
-        if stop.poll_now() {
-            Err(GroundError::Stopped)
-        } else {
-            Ok(())
-        }
-    };
-    drop_double_updates(&mut raw);
+    // Puzznic level (9 s in all on a 98 x 98 one, relevance analysis 4.7 s
+    // of it): the stop condition is asked between them, and the longer
+    // ones ask it as they go.
+    drop_double_updates(raw);
     // Operators that need always-false facts go first, so that the
     // fluents only they change count as unchanged; folding may in turn
     // drop operators and expose more constant facts.
-    eliminate_constant_facts(&mut raw);
-    go_on()?;
-    fold_unchanged_fluents(&mut raw);
-    let (cost_model, metric) = cost_model(&mut raw);
-    go_on()?;
+    eliminate_constant_facts(raw, stop)?;
+    stop.go_on()?;
+    fold_unchanged_fluents(raw);
+    let (cost_model, metric) = cost_model(raw);
+    stop.go_on()?;
     let irrelevant = if prune_irrelevant {
-        drop_irrelevant(&mut raw, metric.as_ref())
+        drop_irrelevant(raw, metric.as_ref(), stop)?
     } else {
         0
     };
-    go_on()?;
-    eliminate_constant_facts(&mut raw);
-    go_on()?;
-    let task = compact(model, raw, cost_model, metric);
-    go_on()?;
+    stop.go_on()?;
+    eliminate_constant_facts(raw, stop)?;
+    stop.go_on()?;
+    let task = compact(model, raw, cost_model, metric, stop)?;
+    stop.go_on()?;
     Ok((task, irrelevant))
 }
 
@@ -412,7 +420,7 @@ fn drop_double_updates(raw: &mut RawTask) {
 /// Removes facts that are always true (initially true, never deleted) or
 /// always false (initially false, never added or derived), and the
 /// operators, effects and axioms they make impossible.
-fn eliminate_constant_facts(raw: &mut RawTask) {
+fn eliminate_constant_facts(raw: &mut RawTask, stop: &StopPoll<'_>) -> Result<(), GroundError> {
     let n = raw.facts.len();
     let mut init = vec![false; n];
     for &f in &raw.init_facts {
@@ -462,6 +470,9 @@ fn eliminate_constant_facts(raw: &mut RawTask) {
             true
         };
         raw.operators.retain_mut(|op| {
+            if stop.tick(1 + op.conditional.len() as u32) {
+                return true; // left as it is: the task is dropped
+            }
             if !simplify(&mut op.precondition, &mut changed) {
                 return false;
             }
@@ -502,6 +513,9 @@ fn eliminate_constant_facts(raw: &mut RawTask) {
                 && op.numeric.is_empty()
                 && op.conditional.is_empty())
         });
+        if stop.stopped() {
+            return Err(GroundError::Stopped);
+        }
         raw.axioms
             .retain_mut(|a| simplify(&mut a.body, &mut changed));
         // An impossible goal keeps its always-false fact, so the task
@@ -515,6 +529,7 @@ fn eliminate_constant_facts(raw: &mut RawTask) {
             break;
         }
     }
+    Ok(())
 }
 
 /// Calls `f` on every fact id and every fluent id of the task's parts.
@@ -578,29 +593,34 @@ impl Ids<'_> {
 }
 
 /// Keeps only the facts and fluents still used, numbered in sorted name
-/// order, and sorts every id list.
+/// order, and sorts every id list; [`GroundError::Stopped`] once `stop`
+/// says so (asked between its passes).
 fn compact(
     model: &Model,
-    mut raw: RawTask,
+    raw: &mut RawTask,
     cost_model: CostModel,
     mut metric: Option<GroundMetric>,
-) -> Task {
+    stop: &StopPoll<'_>,
+) -> Result<Task, GroundError> {
     let mut fact_used = vec![false; raw.facts.len()];
     let mut fluent_used = vec![false; raw.fluents.len()];
     Ids {
         facts: &mut |f: &mut FactId| fact_used[*f as usize] = true,
         fluents: &mut |f: &mut FluentId| fluent_used[*f as usize] = true,
     }
-    .task(&mut raw, &mut metric);
+    .task(raw, &mut metric);
+    stop.go_on()?;
     let fact_map = sorted_renumbering(&raw.facts, &fact_used);
     let fluent_map = sorted_renumbering(&raw.fluents, &fluent_used);
+    stop.go_on()?;
     Ids {
         facts: &mut |f: &mut FactId| *f = fact_map[*f as usize],
         fluents: &mut |f: &mut FluentId| *f = fluent_map[*f as usize],
     }
-    .task(&mut raw, &mut metric);
-    let facts = renumbered(raw.facts, &fact_map);
-    let fluents = renumbered(raw.fluents, &fluent_map);
+    .task(raw, &mut metric);
+    stop.go_on()?;
+    let facts = renumbered(std::mem::take(&mut raw.facts), &fact_map);
+    let fluents = renumbered(std::mem::take(&mut raw.fluents), &fluent_map);
     let mut init_fluents = vec![f64::NAN; fluents.len()];
     for (old, &new) in fluent_map.iter().enumerate() {
         if new != FactId::MAX {
@@ -615,6 +635,9 @@ fn compact(
         .collect();
     init_facts.sort_unstable();
     for op in &mut raw.operators {
+        if stop.tick(1 + op.conditional.len() as u32) {
+            return Err(GroundError::Stopped);
+        }
         tidy(&mut op.precondition);
         for v in [&mut op.add, &mut op.del] {
             v.sort_unstable();
@@ -633,22 +656,22 @@ fn compact(
     }
     raw.axioms.sort_by_key(|a| (a.stratum, a.head));
     tidy(&mut raw.goal);
-    Task {
+    Ok(Task {
         domain_name: model.domain_name.clone(),
         problem_name: model.problem_name.clone(),
         facts,
         fluents,
-        operators: raw.operators,
-        axioms: raw.axioms,
+        operators: std::mem::take(&mut raw.operators),
+        axioms: std::mem::take(&mut raw.axioms),
         init_facts,
         init_fluents,
-        goal: raw.goal,
+        goal: std::mem::take(&mut raw.goal),
         metric,
         cost_model,
         interchangeable_objects: Vec::new(),
-        impossible_goal: raw.impossible_goal,
-        double_updates: raw.double_updates,
-    }
+        impossible_goal: std::mem::take(&mut raw.impossible_goal),
+        double_updates: std::mem::take(&mut raw.double_updates),
+    })
 }
 
 /// New id of every used name in sorted order; `u32::MAX` for unused ones.
@@ -673,4 +696,92 @@ fn renumbered(names: Vec<GroundAtom>, map: &[u32]) -> Vec<GroundAtom> {
         .collect();
     out.sort_by_key(|(m, _)| *m);
     out.into_iter().map(|(_, n)| n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+    use crate::stop::UNITS_PER_POLL;
+    use crate::{GroundOptions, datalog, instantiate::instantiate, normalize::normalize};
+
+    /// 6^5 = 7 776 operators with 6 conditional effects each (`unmark`
+    /// keeps their conditions from being static), of which the goal needs
+    /// one.
+    const WIDE_DOMAIN: &str = "(define (domain wide)
+      (:requirements :strips :conditional-effects)
+      (:predicates (p ?x) (q ?a ?b ?c ?d ?e) (r ?a ?x))
+      (:action join :parameters (?a ?b ?c ?d ?e)
+        :precondition (and (p ?a) (p ?b) (p ?c) (p ?d) (p ?e))
+        :effect (and (q ?a ?b ?c ?d ?e) (forall (?x) (when (p ?x) (r ?a ?x)))))
+      (:action unmark :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))";
+    const WIDE_PROBLEM: &str = "(define (problem wide-1) (:domain wide)
+      (:objects o1 o2 o3 o4 o5 o6)
+      (:init (p o1) (p o2) (p o3) (p o4) (p o5) (p o6))
+      (:goal (q o1 o2 o3 o4 o5)))";
+
+    /// Runs `phase` on the wide task's raw task with a stop condition that
+    /// says stop from its `stop_at`-th question on; returns whether the
+    /// phase stopped and how many times it asked.
+    fn run_stopping_at(
+        stop_at: usize,
+        phase: impl Fn(&mut RawTask, &StopPoll<'_>) -> Result<(), GroundError>,
+    ) -> (bool, usize) {
+        let domain = pddl_syntax::parse_domain(WIDE_DOMAIN).expect("parses");
+        let problem = pddl_syntax::parse_problem(WIDE_PROBLEM).expect("parses");
+        let model = normalize(&domain, &problem).expect("normalises");
+        let options = GroundOptions::default();
+        let reach = datalog::reachability(&model, &options).expect("reachability");
+        let mut raw = instantiate(&model, &reach, &options).expect("instantiates");
+        let asked = Cell::new(0usize);
+        let condition = || {
+            asked.set(asked.get() + 1);
+            asked.get() >= stop_at
+        };
+        let poll = StopPoll::new(Some(&condition));
+        let result = phase(&mut raw, &poll);
+        assert!(
+            matches!(result, Ok(()) | Err(GroundError::Stopped)),
+            "{result:?}"
+        );
+        (result.is_err(), asked.get())
+    }
+
+    /// Runs `phase` on the wide task without stopping, asserting that it
+    /// asks at least `at_least` times, then stopping at each of those
+    /// questions in turn, asserting that it stops there.
+    fn assert_stops_at_every_question(
+        name: &str,
+        at_least: usize,
+        phase: impl Fn(&mut RawTask, &StopPoll<'_>) -> Result<(), GroundError> + Copy,
+    ) {
+        let (stopped, questions) = run_stopping_at(usize::MAX, phase);
+        assert!(!stopped, "{name}");
+        assert!(
+            questions >= at_least,
+            "{name}: asked {questions} times, expected {at_least} at least"
+        );
+        for stop_at in 1..=questions {
+            assert_eq!(
+                run_stopping_at(stop_at, phase),
+                (true, stop_at),
+                "{name}, stopped at question {stop_at}"
+            );
+        }
+    }
+
+    /// The finishing phases that walk every operator and effect ask the
+    /// stop condition as they go, not only between phases (on a large
+    /// Puzznic level each takes seconds), and stop at whichever question
+    /// says stop.
+    #[test]
+    fn long_finishing_phases_ask_the_stop_condition_as_they_go() {
+        let work = 7_776 * 7 / UNITS_PER_POLL as usize;
+        assert_stops_at_every_question("constant facts", work, eliminate_constant_facts);
+        // Relevance analysis asks after each of its seven indexes too.
+        assert_stops_at_every_question("relevance", 7 + work, |raw, poll| {
+            drop_irrelevant(raw, None, poll).map(|removed| assert_eq!(removed, 7_775 + 6))
+        });
+    }
 }

@@ -6,7 +6,7 @@ use crate::bindings::{Bindings, Source, SourceCache};
 use crate::datalog::Reach;
 use crate::merged_effects::MergedEffects;
 use crate::normalize::{Arg, Formula, LAction, LExpr, Model, ObjId, PredId, PredKind, QVar};
-use crate::stop::StopPoll;
+use crate::stop::{FreedInBackground, StopPoll};
 use crate::task::{
     Axiom, ConditionalEffect, Conjunction, DoubleUpdates, FactId, FluentId, GroundAtom,
     ImpossibleLiteral, Name, NumCondition, NumEffect, NumExpr, Operator,
@@ -552,7 +552,9 @@ impl Grounder<'_> {
             action: action.name.clone(),
             limit: limits.max_operators,
         };
-        let mut out = Effects::default();
+        // Millions of effects on a large Puzznic level: not freed inline
+        // when a stop or an error returns early.
+        let mut out = FreedInBackground::new(Effects::default());
         let model = self.model;
         for (group_index, g) in action.groups.iter().enumerate() {
             let sources = self
@@ -641,6 +643,7 @@ impl Grounder<'_> {
                 }
             }
         }
+        let mut out = out.into_inner();
         for v in [&mut out.add, &mut out.del] {
             v.sort_unstable();
             v.dedup();
@@ -892,7 +895,8 @@ pub(crate) fn instantiate(
         .iter()
         .map(|&r| reach.relations[r as usize].len())
         .sum();
-    let mut operators = Vec::with_capacity(bindings.min(1 << 16));
+    // Not freed inline when a stop or an error returns early.
+    let mut operators = FreedInBackground::new(Vec::with_capacity(bindings.min(1 << 16)));
     let stop = StopPoll::new(options.stop);
     let mut conditional_numeric = Vec::new();
     let mut conditional_count = 0usize;
@@ -1127,7 +1131,7 @@ pub(crate) fn instantiate(
         derived,
         fluents,
         init_fluents,
-        operators,
+        operators: operators.into_inner(),
         axioms,
         init_facts,
         goal,

@@ -33,7 +33,9 @@
 //! `tests/semantics_agree.rs` replays walks through the pruned task on the
 //! lifted model).
 
+use crate::GroundError;
 use crate::instantiate::RawTask;
+use crate::stop::StopPoll;
 use crate::task::{
     ConditionalEffect, Conjunction, FactId, FluentId, GroundMetric, NumEffect, NumExpr,
 };
@@ -44,11 +46,17 @@ use crate::task::{
 /// then never change and are compiled away with the constant ones).
 /// `metric` is the metric left in the state, if any: its fluents count as
 /// needed, so that operators changing them stay. Returns the number of
-/// operators removed.
-pub(crate) fn drop_irrelevant(raw: &mut RawTask, metric: Option<&GroundMetric>) -> usize {
+/// operators removed, or [`GroundError::Stopped`] once `stop` says so
+/// (the analysis asks it as it goes: it takes seconds on a large Puzznic
+/// level; `raw` is then only partly pruned).
+pub(crate) fn drop_irrelevant(
+    raw: &mut RawTask,
+    metric: Option<&GroundMetric>,
+    stop: &StopPoll<'_>,
+) -> Result<usize, GroundError> {
     let effects = Effects::new(raw);
-    let writers = Writers::new(raw, &effects);
-    let needs = Analysis::run(raw, &effects, &writers, metric);
+    let writers = Writers::new(raw, &effects, stop)?;
+    let needs = Analysis::run(raw, &effects, &writers, metric, stop)?;
     let before = raw.operators.len();
     let read: Vec<bool> = (0..raw.facts.len())
         .map(|f| needs.need_true[f] || needs.need_false[f])
@@ -59,7 +67,7 @@ pub(crate) fn drop_irrelevant(raw: &mut RawTask, metric: Option<&GroundMetric>) 
         && needs.axiom_relevant.iter().all(|&r| r)
         && (0..raw.facts.len() as FactId).all(|f| read[f as usize] || !writers.changes(f))
     {
-        return 0;
+        return Ok(0);
     }
     let read = |f: &FactId| read[*f as usize];
     let mut op = 0;
@@ -67,6 +75,9 @@ pub(crate) fn drop_irrelevant(raw: &mut RawTask, metric: Option<&GroundMetric>) 
         let first = effects.first[op] as usize;
         let relevant = needs.op_relevant[op];
         op += 1;
+        if stop.tick(1 + operator.conditional.len() as u32) {
+            return true; // left as it is: the task is dropped
+        }
         if !relevant {
             return false;
         }
@@ -85,7 +96,10 @@ pub(crate) fn drop_irrelevant(raw: &mut RawTask, metric: Option<&GroundMetric>) 
     let mut keep = needs.axiom_relevant.iter();
     raw.axioms
         .retain(|_| *keep.next().expect("one flag an axiom"));
-    before - raw.operators.len()
+    if stop.stopped() {
+        return Err(GroundError::Stopped);
+    }
+    Ok(before - raw.operators.len())
 }
 
 /// Something the goal may need.
@@ -124,6 +138,9 @@ impl Effects {
     }
 }
 
+/// Hands each `(key, value)` pair of an [`Index`] to its argument.
+type Pairs<'a> = dyn Fn(&mut dyn FnMut(u32, u32)) + 'a;
+
 /// Keys (facts or fluents) to values (operators, effects or axioms), in
 /// compressed rows.
 struct Index {
@@ -135,7 +152,7 @@ impl Index {
     /// The index of the `(key, value)` pairs that `pairs` hands to its
     /// argument, in that order (a counting sort over two calls of
     /// `pairs`: grounding pays for it on every task).
-    fn build(keys: usize, pairs: impl Fn(&mut dyn FnMut(u32, u32))) -> Index {
+    fn build(keys: usize, pairs: &Pairs<'_>) -> Index {
         let mut starts = vec![0u32; keys + 1];
         pairs(&mut |key, _| starts[key as usize + 1] += 1);
         for k in 0..keys {
@@ -170,37 +187,44 @@ struct Writers {
 }
 
 impl Writers {
-    fn new(raw: &RawTask, effects: &Effects) -> Writers {
+    /// The writers of `raw`'s facts and fluents; [`GroundError::Stopped`]
+    /// once `stop` says so (asked after each index, each a pass over every
+    /// operator or effect).
+    fn new(raw: &RawTask, effects: &Effects, stop: &StopPoll<'_>) -> Result<Writers, GroundError> {
         let ops = || raw.operators.iter().zip(0u32..);
         let conditional =
             || ops().flat_map(|(op, i)| op.conditional.iter().zip(effects.first[i as usize]..));
         let (facts, fluents) = (raw.facts.len(), raw.fluents.len());
-        Writers {
-            op_adders: Index::build(facts, |emit| {
+        let build = |keys, pairs: &Pairs<'_>| {
+            let index = Index::build(keys, pairs);
+            stop.go_on().map(|()| index)
+        };
+        Ok(Writers {
+            op_adders: build(facts, &|emit| {
                 ops().for_each(|(op, i)| op.add.iter().for_each(|&f| emit(f, i)))
-            }),
-            op_deleters: Index::build(facts, |emit| {
+            })?,
+            op_deleters: build(facts, &|emit| {
                 ops().for_each(|(op, i)| op.del.iter().for_each(|&f| emit(f, i)))
-            }),
-            op_changers: Index::build(fluents, |emit| {
+            })?,
+            op_changers: build(fluents, &|emit| {
                 ops().for_each(|(op, i)| op.numeric.iter().for_each(|n| emit(n.fluent, i)))
-            }),
-            effect_adders: Index::build(facts, |emit| {
+            })?,
+            effect_adders: build(facts, &|emit| {
                 conditional().for_each(|(c, e)| c.add.iter().for_each(|&f| emit(f, e)))
-            }),
-            effect_deleters: Index::build(facts, |emit| {
+            })?,
+            effect_deleters: build(facts, &|emit| {
                 conditional().for_each(|(c, e)| c.del.iter().for_each(|&f| emit(f, e)))
-            }),
-            effect_changers: Index::build(fluents, |emit| {
+            })?,
+            effect_changers: build(fluents, &|emit| {
                 conditional().for_each(|(c, e)| c.numeric.iter().for_each(|n| emit(n.fluent, e)))
-            }),
-            axioms: Index::build(facts, |emit| {
+            })?,
+            axioms: build(facts, &|emit| {
                 raw.axioms
                     .iter()
                     .zip(0u32..)
                     .for_each(|(a, i)| emit(a.head, i))
-            }),
-        }
+            })?,
+        })
     }
 
     /// Whether some operator or conditional effect adds or deletes `f`.
@@ -239,12 +263,14 @@ struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
+    /// The fixpoint; [`GroundError::Stopped`] once `stop` says so.
     fn run(
         raw: &'a RawTask,
         effects: &'a Effects,
         writers: &'a Writers,
         metric: Option<&GroundMetric>,
-    ) -> Needs {
+        stop: &StopPoll<'_>,
+    ) -> Result<Needs, GroundError> {
         // Numeric effects can make a step inapplicable, so whether a
         // conditional effect with some fires always matters.
         let effect_touched = raw
@@ -272,9 +298,12 @@ impl<'a> Analysis<'a> {
             analysis.reads(&metric.expr);
         }
         while let Some(need) = analysis.queue.pop() {
-            analysis.satisfy(need);
+            let work = analysis.satisfy(need);
+            if stop.tick(work) {
+                return Err(GroundError::Stopped);
+            }
         }
-        analysis.needs
+        Ok(analysis.needs)
     }
 
     fn need(&mut self, need: Need) {
@@ -290,8 +319,9 @@ impl<'a> Analysis<'a> {
     }
 
     /// What can bring `need` about becomes relevant; a conditional effect
-    /// that can undo it must fire exactly as before.
-    fn satisfy(&mut self, need: Need) {
+    /// that can undo it must fire exactly as before. Returns how many
+    /// writers it went through (one at least), as units of work.
+    fn satisfy(&mut self, need: Need) -> u32 {
         let w = self.writers;
         let (ops, achieving, undoing, axioms) = match need {
             Need::True(f) => (
@@ -330,6 +360,8 @@ impl<'a> Analysis<'a> {
                 self.exactly(&raw.axioms[axiom as usize].body);
             }
         }
+        let writers = ops.len() + achieving.len() + undoing.len() + axioms.len();
+        u32::try_from(writers).unwrap_or(u32::MAX).max(1)
     }
 
     fn make_relevant(&mut self, op: u32) {
