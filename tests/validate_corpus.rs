@@ -13,7 +13,7 @@
 //! validator, so the validator cannot confirm its own mistakes.
 
 use planner::syntax::ast::{
-    Action, Atom, Condition, ConditionKind, Domain, Effect, EffectKind, Term,
+    Action, Atom, Condition, ConditionKind, Domain, Effect, EffectKind, Problem, Term,
 };
 use planner::validate::{FailureKind, Plan, PlanStep, Report, Validator, parse_plan};
 use std::path::{Path, PathBuf};
@@ -37,6 +37,49 @@ fn plans_dir() -> PathBuf {
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// One hand-written plan of `tests/plans/MANIFEST.tsv`, with its task.
+struct CorpusPlan {
+    domain: Domain,
+    problem: Problem,
+    validator: Validator,
+    /// The plan file, relative to `tests/plans`.
+    plan_path: String,
+    plan: Plan,
+    /// Whether no shorter plan exists (`yes` or `no`).
+    optimal: String,
+    /// The metric's value, `-` for none.
+    metric: String,
+}
+
+/// Every plan of the manifest, its task parsed and its validator built.
+fn corpus_plans() -> Vec<CorpusPlan> {
+    let manifest = read(&plans_dir().join("MANIFEST.tsv"));
+    let lines = manifest.lines().filter(|l| !l.starts_with('#')).skip(1);
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [domain_path, problem_path, plan_path, optimal, metric] = fields[..] else {
+                panic!("bad manifest line: {line}");
+            };
+            let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
+                .expect("domain parses");
+            let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
+                .expect("problem parses");
+            let validator = Validator::new(&domain, &problem).expect("supported task");
+            let plan = parse_plan(&read(&plans_dir().join(plan_path))).expect("plan parses");
+            CorpusPlan {
+                domain,
+                problem,
+                validator,
+                plan_path: plan_path.to_string(),
+                plan,
+                optimal: optimal.to_string(),
+                metric: metric.to_string(),
+            }
+        })
+        .collect()
 }
 
 /// A ground atom as `predicate arg…` text, for syntactic comparisons.
@@ -157,22 +200,20 @@ fn hand_written_plans_and_certain_mutations() {
     if !shared_present() {
         return;
     }
-    let manifest = read(&plans_dir().join("MANIFEST.tsv"));
     let mut tally = Tally {
         valid: 0,
         invalid: 0,
     };
-    for line in manifest.lines().filter(|l| !l.starts_with('#')).skip(1) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [domain_path, problem_path, plan_path, optimal, metric] = fields[..] else {
-            panic!("bad manifest line: {line}");
-        };
-        let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
-            .expect("domain parses");
-        let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
-            .expect("problem parses");
-        let validator = Validator::new(&domain, &problem).expect("supported task");
-        let plan = parse_plan(&read(&plans_dir().join(plan_path))).expect("plan parses");
+    for CorpusPlan {
+        domain,
+        validator,
+        plan_path,
+        plan,
+        optimal,
+        metric,
+        ..
+    } in corpus_plans()
+    {
         let steps = plan.steps.clone();
 
         let report = validator.validate(&plan);
@@ -339,18 +380,16 @@ fn lifted_and_ground_verdicts_agree() {
     if !shared_present() {
         return;
     }
-    let manifest = read(&plans_dir().join("MANIFEST.tsv"));
     let mut compared = 0;
-    for line in manifest.lines().filter(|l| !l.starts_with('#')).skip(1) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [domain_path, problem_path, plan_path, ..] = fields[..] else {
-            panic!("bad manifest line: {line}");
-        };
-        let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
-            .expect("domain parses");
-        let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
-            .expect("problem parses");
-        let validator = Validator::new(&domain, &problem).expect("supported task");
+    for CorpusPlan {
+        domain,
+        problem,
+        validator,
+        plan_path,
+        plan,
+        ..
+    } in corpus_plans()
+    {
         let task =
             planner::ground::ground(&domain, &problem, &Default::default()).expect("task grounds");
         // A disjunctive precondition grounds into twins of one name.
@@ -362,9 +401,7 @@ fn lifted_and_ground_verdicts_agree() {
                 .or_default()
                 .push(id as planner::search::OperatorId);
         }
-        let steps = parse_plan(&read(&plans_dir().join(plan_path)))
-            .expect("plan parses")
-            .steps;
+        let steps = plan.steps;
         let mut variants = vec![steps.clone()];
         for i in 0..steps.len() {
             let mut dropped = steps.clone();
