@@ -3,7 +3,7 @@
 //! that makes equal), and renumbering facts and fluents in sorted order.
 
 use crate::GroundError;
-use crate::instantiate::{LinearMetric, MetricInfo, RawTask, tidy};
+use crate::instantiate::{LinearMetric, MetricInfo, RawTask, operator_parts, tidy};
 use crate::merged_effects::MergedEffects;
 use crate::normalize::Model;
 use crate::relevance::drop_irrelevant;
@@ -29,7 +29,7 @@ pub(crate) fn finish(
     prune_irrelevant: bool,
     stop: &StopPoll<'_>,
 ) -> Result<(Task, usize), GroundError> {
-    let mut raw = FreedInBackground::new(raw);
+    let mut raw = FreedInBackground::new(raw, |raw| operator_parts(&raw.operators));
     let finished = finish_in_place(model, &mut raw, prune_irrelevant, stop)?;
     // What the task did not take is small: freed here.
     drop(raw.into_inner());

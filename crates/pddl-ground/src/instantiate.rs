@@ -554,7 +554,7 @@ impl Grounder<'_> {
         };
         // Millions of effects on a large Puzznic level: not freed inline
         // when a stop or an error returns early.
-        let mut out = FreedInBackground::new(Effects::default());
+        let mut out = FreedInBackground::new(Effects::default(), |e| e.conditional.len());
         let model = self.model;
         for (group_index, g) in action.groups.iter().enumerate() {
             let sources = self
@@ -834,6 +834,12 @@ fn strata(model: &Model) -> Result<Vec<u32>, GroundError> {
     }
 }
 
+/// Operators and their conditional effects, counted together: what
+/// freeing them costs.
+pub(crate) fn operator_parts(operators: &[Operator]) -> usize {
+    operators.len() + operators.iter().map(|o| o.conditional.len()).sum::<usize>()
+}
+
 /// Instantiates every reachable binding.
 pub(crate) fn instantiate(
     model: &Model,
@@ -896,7 +902,10 @@ pub(crate) fn instantiate(
         .map(|&r| reach.relations[r as usize].len())
         .sum();
     // Not freed inline when a stop or an error returns early.
-    let mut operators = FreedInBackground::new(Vec::with_capacity(bindings.min(1 << 16)));
+    let mut operators = FreedInBackground::new(
+        Vec::with_capacity(bindings.min(1 << 16)),
+        |operators: &Vec<Operator>| operator_parts(operators),
+    );
     let stop = StopPoll::new(options.stop);
     let mut conditional_numeric = Vec::new();
     let mut conditional_count = 0usize;

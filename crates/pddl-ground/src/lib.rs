@@ -100,9 +100,9 @@ pub struct GroundOptions<'s> {
     /// has found this many facts.
     pub max_facts: usize,
     /// Asked every few tenths of a millisecond of work; once it returns
-    /// true, grounding stops with [`GroundError::Stopped`] (the partial
-    /// task is then freed on a thread of its own: on a large task that
-    /// takes seconds, which the caller does not wait for). A time limit
+    /// true, grounding stops with [`GroundError::Stopped`] (a large
+    /// partial task is then freed on a thread of its own: that takes
+    /// seconds, which the caller does not wait for). A time limit
     /// or a cancellation flag shared with another thread goes here.
     /// `None`: grounding runs until it ends or a limit above stops it.
     pub stop: Option<&'s dyn Fn() -> bool>,

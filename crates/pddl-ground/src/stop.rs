@@ -77,39 +77,52 @@ pub(crate) fn free_in_background<T: Send + 'static>(partial: T) {
         .spawn(move || drop(partial));
 }
 
+/// Parts (operators, effects) below which an abandoned part is freed
+/// inline: a few milliseconds, not worth a thread.
+const FREED_INLINE_BELOW: usize = 100_000;
+
 /// A part of the task being built (operators, an operator's effects)
 /// that, dropped before [`Self::into_inner`] takes it back (a stop or an
-/// error returned early), is freed by [`free_in_background`].
-pub(crate) struct FreedInBackground<T: Send + 'static>(Option<T>);
+/// error returned early), is freed by [`free_in_background`] when it has
+/// [`FREED_INLINE_BELOW`] parts or more, as `parts` counts them.
+pub(crate) struct FreedInBackground<T: Send + 'static> {
+    value: Option<T>,
+    parts: fn(&T) -> usize,
+}
 
 impl<T: Send + 'static> FreedInBackground<T> {
-    /// Holds `value`.
-    pub(crate) fn new(value: T) -> Self {
-        FreedInBackground(Some(value))
+    /// Holds `value`, whose size `parts` counts.
+    pub(crate) fn new(value: T, parts: fn(&T) -> usize) -> Self {
+        FreedInBackground {
+            value: Some(value),
+            parts,
+        }
     }
 
     /// The value, to keep.
     pub(crate) fn into_inner(mut self) -> T {
-        self.0.take().expect("held until taken")
+        self.value.take().expect("held until taken")
     }
 }
 
 impl<T: Send + 'static> std::ops::Deref for FreedInBackground<T> {
     type Target = T;
     fn deref(&self) -> &T {
-        self.0.as_ref().expect("held until taken")
+        self.value.as_ref().expect("held until taken")
     }
 }
 
 impl<T: Send + 'static> std::ops::DerefMut for FreedInBackground<T> {
     fn deref_mut(&mut self) -> &mut T {
-        self.0.as_mut().expect("held until taken")
+        self.value.as_mut().expect("held until taken")
     }
 }
 
 impl<T: Send + 'static> Drop for FreedInBackground<T> {
     fn drop(&mut self) {
-        if let Some(value) = self.0.take() {
+        if let Some(value) = self.value.take()
+            && (self.parts)(&value) >= FREED_INLINE_BELOW
+        {
             free_in_background(value);
         }
     }
@@ -154,14 +167,19 @@ mod tests {
     }
 
     #[test]
-    fn a_part_dropped_early_is_freed_on_another_thread() {
+    fn a_large_part_dropped_early_is_freed_on_another_thread() {
         let (sender, dropped_on) = std::sync::mpsc::channel();
         let here = std::thread::current().id();
-        let kept = FreedInBackground::new(Part(sender.clone())).into_inner();
+        let large = |_: &Part| FREED_INLINE_BELOW;
+        let kept = FreedInBackground::new(Part(sender.clone()), large).into_inner();
         assert!(dropped_on.try_recv().is_err(), "taken back whole");
         drop(kept);
         assert_eq!(dropped_on.recv().ok(), Some(here));
-        drop(FreedInBackground::new(Part(sender)));
+        drop(FreedInBackground::new(Part(sender.clone()), |_| {
+            FREED_INLINE_BELOW - 1
+        }));
+        assert_eq!(dropped_on.try_recv().ok(), Some(here), "small: inline");
+        drop(FreedInBackground::new(Part(sender), large));
         let freer = dropped_on.recv_timeout(std::time::Duration::from_secs(10));
         assert!(matches!(freer, Ok(id) if id != here), "{freer:?}");
     }
