@@ -47,10 +47,10 @@ struct CorpusPlan {
     /// The plan file, relative to `tests/plans`.
     plan_path: String,
     plan: Plan,
-    /// Whether no shorter plan exists (`yes` or `no`).
-    optimal: String,
-    /// The metric's value, `-` for none.
-    metric: String,
+    /// Whether no shorter plan exists (`yes` in the manifest).
+    optimal: bool,
+    /// The metric's value (`-` in the manifest for none).
+    metric: Option<f64>,
 }
 
 /// Every plan of the manifest, its task parsed and its validator built.
@@ -75,8 +75,8 @@ fn corpus_plans() -> Vec<CorpusPlan> {
                 validator,
                 plan_path: plan_path.to_string(),
                 plan,
-                optimal: optimal.to_string(),
-                metric: metric.to_string(),
+                optimal: optimal == "yes",
+                metric: (metric != "-").then(|| metric.parse().expect("metric value")),
             }
         })
         .collect()
@@ -219,8 +219,7 @@ fn hand_written_plans_and_certain_mutations() {
         let report = validator.validate(&plan);
         assert!(report.is_valid(), "{plan_path}:\n{}", report.to_text(false));
         tally.valid += 1;
-        if metric != "-" {
-            let expected: f64 = metric.parse().expect("metric value");
+        if let Some(expected) = metric {
             assert_eq!(
                 report.metric.map(|m| m.value),
                 Some(expected),
@@ -244,7 +243,7 @@ fn hand_written_plans_and_certain_mutations() {
         tally.invalid += 1;
 
         for i in 0..steps.len() {
-            if optimal == "yes" {
+            if optimal {
                 let mut dropped = steps.clone();
                 dropped.remove(i);
                 expect_invalid(
