@@ -13,34 +13,15 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use std::time::Instant;
 
-fn shared() -> Option<PathBuf> {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks"));
-    path.join("tasks.tsv").exists().then_some(path)
-}
-
 /// `(kind, domain, problem)` of the first `per_domain` tasks of every domain.
 fn tasks(per_domain: usize) -> Option<Vec<(String, PathBuf, PathBuf)>> {
-    let Some(root) = shared() else {
-        eprintln!("skipping: ../shared/benchmarks is absent");
-        return None;
+    let root = shared_data::benchmarks()?;
+    let tasks = shared_data::first_tasks(&root, per_domain);
+    let paths = |task: shared_data::BenchmarkTask| {
+        let (domain, problem) = (root.join(&task.domain), root.join(&task.problem));
+        (task.kind, domain, problem)
     };
-    let list = std::fs::read_to_string(root.join("tasks.tsv")).expect("tasks.tsv");
-    let mut counts = std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for line in list.lines().skip(1) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [kind, domain, problem] = fields[..] else {
-            continue;
-        };
-        // Some domains have a domain file per problem: group by folder.
-        let folder = domain.split('/').next().unwrap_or(domain);
-        let seen = counts.entry(folder.to_string()).or_insert(0);
-        *seen += 1;
-        if *seen <= per_domain {
-            out.push((kind.to_string(), root.join(domain), root.join(problem)));
-        }
-    }
-    Some(out)
+    Some(tasks.into_iter().map(paths).collect())
 }
 
 fn options(engine: Engine, heuristic: HeuristicKind, seconds: u64) -> SearchOptions {
@@ -220,8 +201,7 @@ fn optimal_configurations_agree() {
 /// ended at 900 against the default's 535.
 #[test]
 fn anytime_plans_are_no_costlier_than_the_defaults() {
-    let Some(root) = shared() else {
-        eprintln!("skipping: ../shared/benchmarks is absent");
+    let Some(root) = shared_data::benchmarks() else {
         return;
     };
     let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
@@ -267,8 +247,7 @@ fn anytime_plans_are_no_costlier_than_the_defaults() {
 /// runner's costs 15).
 #[test]
 fn a_short_search_leaves_the_neighbourhood_search_enough_to_shorten_the_plan() {
-    let Some(root) = shared() else {
-        eprintln!("skipping: ../shared/benchmarks is absent");
+    let Some(root) = shared_data::benchmarks() else {
         return;
     };
     let domain = root.join("depot").join("domain.pddl");
@@ -283,8 +262,7 @@ fn a_short_search_leaves_the_neighbourhood_search_enough_to_shorten_the_plan() {
 /// and driverlog p04 at 17 when it started from the best plan alone.
 #[test]
 fn the_neighbourhood_of_the_lazy_restarts_plan_is_searched_too() {
-    let Some(root) = shared() else {
-        eprintln!("skipping: ../shared/benchmarks is absent");
+    let Some(root) = shared_data::benchmarks() else {
         return;
     };
     for (domain, problem, expected) in [
@@ -310,8 +288,7 @@ fn the_neighbourhood_of_the_lazy_restarts_plan_is_searched_too() {
 /// ones (driverlog p02 23 → 21, zenotravel p05 12 → 11).
 #[test]
 fn restarts_beside_each_other_keep_the_plans_and_counts_of_one_thread() {
-    let Some(root) = shared() else {
-        eprintln!("skipping: ../shared/benchmarks is absent");
+    let Some(root) = shared_data::benchmarks() else {
         return;
     };
     for (domain, problem) in [

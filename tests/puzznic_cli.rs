@@ -1,9 +1,6 @@
 //! `plan puzznic ...` end to end.
 
-mod puzznic_support;
-
 use assert_cmd::Command;
-use puzznic_support::gameboy_dir;
 use std::path::Path;
 
 fn plan() -> Command {
@@ -398,7 +395,9 @@ fn an_unproven_plan_says_so() {
     let proven = solved(&[], shipped("bridge").as_ref());
     assert!(proven.contains("16 player moves (optimal)"), "{proven}");
     assert!(!proven.contains("not proven"), "{proven}");
-    let Some(dir) = gameboy_dir() else { return };
+    let Some(dir) = shared_data::gameboy_levels() else {
+        return;
+    };
     // 059: 31 moves by the default, 23 the fewest.
     let level = dir.join("059.txt");
     let unproven = solved(&[], &level);
@@ -419,7 +418,9 @@ fn an_unproven_plan_says_so() {
 /// them: the known solution of Game Boy level 127 clears it.
 #[test]
 fn show_reads_described_moves() {
-    let Some(dir) = gameboy_dir() else { return };
+    let Some(dir) = shared_data::gameboy_levels() else {
+        return;
+    };
     let moves = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/puzznic_support/gameboy-127.moves"
@@ -683,7 +684,9 @@ fn real_time_solve_then_show() {
 
 #[test]
 fn a_stopped_optimal_solve_states_the_moves_it_proved_necessary() {
-    let Some(dir) = gameboy_dir() else { return };
+    let Some(dir) = shared_data::gameboy_levels() else {
+        return;
+    };
     // Level 062 needs 18 moves (MOVES); A* with pattern databases takes
     // about 20 s to prove it, and its first f layer is 11.
     let out = plan()

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 mod puzznic_support;
-use puzznic_support::{assert_valid_for_the_validator, gameboy_dir, load_level as load};
+use puzznic_support::{assert_valid_for_the_validator, load_level as load};
 
 /// A plain interpreter of the ground task: facts and axioms (the domains
 /// have no numeric preconditions; `total-cost` became costs).
@@ -402,7 +402,9 @@ fn shipped_levels_agree_with_the_simulator() {
 
 #[test]
 fn gameboy_levels_agree_with_the_simulator() {
-    let Some(dir) = gameboy_dir() else { return };
+    let Some(dir) = shared_data::gameboy_levels() else {
+        return;
+    };
     let dir = dir.as_path();
     let paths = levels_in(dir);
     assert_eq!(paths.len(), 128);
@@ -420,7 +422,9 @@ fn gameboy_levels_agree_with_the_simulator() {
 /// they make is valid for the independent validator.
 #[test]
 fn gameboy_127_is_cleared_by_the_turn_based_rules() {
-    let Some(dir) = gameboy_dir() else { return };
+    let Some(dir) = shared_data::gameboy_levels() else {
+        return;
+    };
     let level = load(&dir.join("127.txt"));
     let text = include_str!("puzznic_support/gameboy-127.moves");
     let moves: Vec<Move> = text

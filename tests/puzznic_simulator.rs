@@ -5,7 +5,7 @@ use planner::puzznic::{BfsOutcome, solve_bfs};
 use std::path::Path;
 
 mod puzznic_support;
-use puzznic_support::{gameboy_dir, load_level};
+use puzznic_support::load_level;
 
 /// `(level, optimal?, moves)` for each line of MOVES.
 fn known_moves(dir: &Path) -> Vec<(String, bool, usize)> {
@@ -29,7 +29,9 @@ fn load(dir: &Path, level: &str) -> planner::puzznic::Level {
 
 #[test]
 fn every_gameboy_level_parses_and_is_still() {
-    let Some(dir) = gameboy_dir() else { return };
+    let Some(dir) = shared_data::gameboy_levels() else {
+        return;
+    };
     let moves = known_moves(&dir);
     assert_eq!(moves.len(), 128);
     for (name, _, _) in &moves {
@@ -58,7 +60,9 @@ fn bfs_matches_known_optimal_moves_with_a_large_budget() {
 /// exactly the MOVES count, every bound must stay below it, and at least
 /// `at_least_solved` levels must be solved.
 fn bfs_agrees_with_moves(budget: usize, at_least_solved: usize) {
-    let Some(dir) = gameboy_dir() else { return };
+    let Some(dir) = shared_data::gameboy_levels() else {
+        return;
+    };
     let mut checked = 0;
     for (name, optimal, expected) in known_moves(&dir) {
         let level = load(&dir, &name);

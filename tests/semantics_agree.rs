@@ -339,27 +339,15 @@ fn shipped_domains_agree() {
 
 #[test]
 fn shared_benchmarks_agree() {
-    let shared = root().join("../shared/benchmarks");
-    let Ok(list) = std::fs::read_to_string(shared.join("tasks.tsv")) else {
-        eprintln!("skipping: ../shared/benchmarks is absent");
+    let Some(shared) = shared_data::benchmarks() else {
         return;
     };
-    // The first task of every domain.
-    let mut seen = BTreeSet::new();
     let mut compared = 0;
-    for line in list.lines().skip(1) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [_, domain, problem] = fields[..] else {
-            continue;
-        };
-        // Some domains have a domain file per problem: one task per folder.
-        if !seen.insert(domain.split('/').next().unwrap_or(domain).to_string()) {
-            continue;
-        }
+    for (index, task) in shared_data::first_tasks(&shared, 1).iter().enumerate() {
         compared += check_task(
-            &shared.join(domain),
-            &shared.join(problem),
-            seen.len() as u64,
+            &shared.join(&task.domain),
+            &shared.join(&task.problem),
+            index as u64 + 1,
         );
     }
     assert!(compared > 100, "only {compared} steps compared");

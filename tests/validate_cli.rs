@@ -3,10 +3,6 @@
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
-fn shared() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks"))
-}
-
 fn plans() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/plans"))
 }
@@ -18,7 +14,7 @@ fn scratch() -> tempfile::TempDir {
 
 /// `plan validate` on blocks probBLOCKS-4-0 with the given plan files.
 fn validate(plan_files: &[PathBuf], extra: &[&str]) -> assert_cmd::assert::Assert {
-    let blocks = shared().join("blocks");
+    let blocks = shared_data::root().join("benchmarks/blocks");
     Command::cargo_bin("plan")
         .expect("plan binary")
         .arg("validate")
@@ -47,8 +43,7 @@ const BAD_PLAN: &str = "(pick-up b)\n(stack b a)\n(pick-up d)\n(stack c b)\n";
 
 #[test]
 fn valid_plan_exits_0() {
-    if !shared().exists() {
-        eprintln!("skipping: shared benchmarks not found");
+    if shared_data::benchmarks().is_none() {
         return;
     }
     let assert = validate(&[plans().join("blocks/probBLOCKS-4-0.plan")], &[]).code(0);
@@ -61,7 +56,7 @@ fn valid_plan_exits_0() {
 
 #[test]
 fn invalid_plan_exits_1_with_step_condition_and_advice() {
-    if !shared().exists() {
+    if shared_data::benchmarks().is_none() {
         return;
     }
     let scratch = scratch();
@@ -81,7 +76,7 @@ fn invalid_plan_exits_1_with_step_condition_and_advice() {
 
 #[test]
 fn verbose_lists_changes() {
-    if !shared().exists() {
+    if shared_data::benchmarks().is_none() {
         return;
     }
     let assert = validate(
@@ -95,7 +90,7 @@ fn verbose_lists_changes() {
 
 #[test]
 fn malformed_or_missing_plan_exits_2_with_location() {
-    if !shared().exists() {
+    if shared_data::benchmarks().is_none() {
         return;
     }
     let scratch = scratch();
@@ -154,7 +149,7 @@ fn bad_domain_or_unsupported_feature_exits_2() {
 
 #[test]
 fn several_plans_json_and_junit() {
-    if !shared().exists() {
+    if shared_data::benchmarks().is_none() {
         return;
     }
     let scratch = scratch();

@@ -18,19 +18,6 @@ use planner::syntax::ast::{
 use planner::validate::{FailureKind, Plan, PlanStep, Report, Validator, parse_plan};
 use std::path::{Path, PathBuf};
 
-fn shared() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks"))
-}
-
-/// Whether the shared benchmarks are there; says that the test skips if not.
-fn shared_present() -> bool {
-    let present = shared().exists();
-    if !present {
-        eprintln!("skipping: {} not found", shared().display());
-    }
-    present
-}
-
 fn plans_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/plans"))
 }
@@ -53,8 +40,9 @@ struct CorpusPlan {
     metric: Option<f64>,
 }
 
-/// Every plan of the manifest, its task parsed and its validator built.
-fn corpus_plans() -> Vec<CorpusPlan> {
+/// Every plan of the manifest, its task (in the benchmark set `shared`)
+/// parsed and its validator built.
+fn corpus_plans(shared: &Path) -> Vec<CorpusPlan> {
     let manifest = read(&plans_dir().join("MANIFEST.tsv"));
     let lines = manifest.lines().filter(|l| !l.starts_with('#')).skip(1);
     lines
@@ -63,9 +51,9 @@ fn corpus_plans() -> Vec<CorpusPlan> {
             let [domain_path, problem_path, plan_path, optimal, metric] = fields[..] else {
                 panic!("bad manifest line: {line}");
             };
-            let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
+            let domain = planner::syntax::parse_domain(&read(&shared.join(domain_path)))
                 .expect("domain parses");
-            let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
+            let problem = planner::syntax::parse_problem(&read(&shared.join(problem_path)))
                 .expect("problem parses");
             let validator = Validator::new(&domain, &problem).expect("supported task");
             let plan = parse_plan(&read(&plans_dir().join(plan_path))).expect("plan parses");
@@ -197,9 +185,9 @@ fn expect_invalid(
 
 #[test]
 fn hand_written_plans_and_certain_mutations() {
-    if !shared_present() {
+    let Some(shared) = shared_data::benchmarks() else {
         return;
-    }
+    };
     let mut tally = Tally {
         valid: 0,
         invalid: 0,
@@ -212,7 +200,7 @@ fn hand_written_plans_and_certain_mutations() {
         optimal,
         metric,
         ..
-    } in corpus_plans()
+    } in corpus_plans(&shared)
     {
         let steps = plan.steps.clone();
 
@@ -329,24 +317,16 @@ fn hand_written_plans_and_certain_mutations() {
 /// initially (no benchmark is trivial).
 #[test]
 fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
-    if !shared_present() {
+    let Some(shared) = shared_data::benchmarks() else {
         return;
-    }
-    let tasks = read(&shared().join("tasks.tsv"));
+    };
     let (mut checked, mut refused_by_checker) = (0, Vec::new());
-    let task_lines: Vec<&str> = tasks
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .collect();
-    for &line in &task_lines {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [_, domain_path, problem_path] = fields[..] else {
-            panic!("bad tasks.tsv line: {line}");
-        };
-        let domain = planner::syntax::parse_domain(&read(&shared().join(domain_path)))
-            .expect("domain parses");
-        let problem = planner::syntax::parse_problem(&read(&shared().join(problem_path)))
+    let tasks = shared_data::tasks(&shared);
+    for task in &tasks {
+        let (domain_path, problem_path) = (&task.domain, &task.problem);
+        let domain =
+            planner::syntax::parse_domain(&read(&shared.join(domain_path))).expect("domain parses");
+        let problem = planner::syntax::parse_problem(&read(&shared.join(problem_path)))
             .expect("problem parses");
         let mut diagnostics = planner::syntax::check::check_domain(&domain);
         diagnostics.extend(planner::syntax::check::check_problem(&domain, &problem));
@@ -367,7 +347,7 @@ fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
         checked += 1;
     }
     println!("{checked} tasks accepted; refused by the checker: {refused_by_checker:?}");
-    assert_eq!(checked + refused_by_checker.len(), task_lines.len());
+    assert_eq!(checked + refused_by_checker.len(), tasks.len());
     assert!(checked >= 600, "only {checked} tasks accepted");
 }
 
@@ -376,9 +356,9 @@ fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
 /// every plan with one step dropped, duplicated, or swapped with the next.
 #[test]
 fn lifted_and_ground_verdicts_agree() {
-    if !shared_present() {
+    let Some(shared) = shared_data::benchmarks() else {
         return;
-    }
+    };
     let mut compared = 0;
     for CorpusPlan {
         domain,
@@ -387,7 +367,7 @@ fn lifted_and_ground_verdicts_agree() {
         plan_path,
         plan,
         ..
-    } in corpus_plans()
+    } in corpus_plans(&shared)
     {
         let task =
             planner::ground::ground(&domain, &problem, &Default::default()).expect("task grounds");

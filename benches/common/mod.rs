@@ -4,8 +4,6 @@
 // Each benchmark binary uses a part of this module.
 #![allow(dead_code)]
 
-use std::path::Path;
-
 use pddl_ground::{GroundOptions, Task, ground};
 use pddl_search::successor::StateSpace;
 
@@ -75,15 +73,7 @@ pub fn eight_puzzle_problem(tiles: [[u32; 3]; 3]) -> String {
 /// The PDDL problem of a shared Game Boy level, `None` (with a message)
 /// without `../shared`.
 pub fn puzznic_problem(level: &str) -> Option<String> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzznic/gameboy"
-    ));
-    let level_path = dir.join(format!("{level}.txt"));
-    if !level_path.exists() {
-        eprintln!("skipped Puzznic level {level}: ../shared/puzznic is absent");
-        return None;
-    }
+    let level_path = shared_data::gameboy_levels()?.join(format!("{level}.txt"));
     let level_data = planner::puzznic::read_level(&level_path, None).expect("the level reads");
     Some(planner::puzznic::problem_pddl(
         &level_data,

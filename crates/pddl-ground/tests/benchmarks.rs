@@ -3,20 +3,8 @@
 
 use pddl_ground::task::{CostModel, Task};
 use pddl_ground::{GroundOptions, ground};
-use std::path::{Path, PathBuf};
-
-fn bench_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks"
-    ));
-    if dir.join("tasks.tsv").is_file() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: no benchmark set at {}", dir.display());
-        None
-    }
-}
+use shared_data::benchmarks;
+use std::path::Path;
 
 fn ground_files(dir: &Path, domain: &str, problem: &str) -> Result<Task, String> {
     let read = |p: &str| std::fs::read_to_string(dir.join(p)).map_err(|e| format!("{p}: {e}"));
@@ -30,21 +18,6 @@ fn ground_files(dir: &Path, domain: &str, problem: &str) -> Result<Task, String>
         .map_err(|e| format!("{problem}: {e}"))
 }
 
-fn tasks(dir: &Path) -> Vec<(String, String, String)> {
-    let text = std::fs::read_to_string(dir.join("tasks.tsv")).expect("tasks.tsv readable");
-    text.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let mut cols = line.split('\t');
-            Some((
-                cols.next()?.to_string(),
-                cols.next()?.to_string(),
-                cols.next()?.to_string(),
-            ))
-        })
-        .collect()
-}
-
 /// Counts checked by hand:
 /// - blocks 4-0 (4 blocks, 4-operator blocksworld): pick-up 4, put-down 4,
 ///   stack 16, unstack 16 = 40 operators (stack x x is relaxed-reachable:
@@ -56,7 +29,7 @@ fn tasks(dir: &Path) -> Vec<(String, String, String)> {
 /// - miconic-fulladl f1-0 (1 passenger, 2 floors): stop 2, up 1, down 1 = 4.
 #[test]
 fn hand_counted_benchmark_tasks() {
-    let Some(dir) = bench_dir() else { return };
+    let Some(dir) = benchmarks() else { return };
     for (domain, problem, facts, operators) in [
         (
             "blocks/domain.pddl",
@@ -88,10 +61,13 @@ fn hand_counted_benchmark_tasks() {
 /// checked input.
 #[test]
 fn every_benchmark_task_grounds() {
-    let Some(dir) = bench_dir() else { return };
+    let Some(dir) = benchmarks() else { return };
     let mut failures = Vec::new();
-    let all = tasks(&dir);
-    for (_, domain, problem) in &all {
+    let all = shared_data::tasks(&dir);
+    for shared_data::BenchmarkTask {
+        domain, problem, ..
+    } in &all
+    {
         match ground_files(&dir, domain, problem) {
             Ok(task) => {
                 assert!(
@@ -133,7 +109,7 @@ fn passes_checks(dir: &Path, domain: &str, problem: &str) -> bool {
 /// domains keep their fluents.
 #[test]
 fn derived_and_numeric_benchmarks() {
-    let Some(dir) = bench_dir() else { return };
+    let Some(dir) = benchmarks() else { return };
     let task = ground_files(
         &dir,
         "philosophers/domain.pddl",

@@ -446,28 +446,6 @@ impl pddl_search::SearchObserver for EvaluationBudget<'_> {
     }
 }
 
-/// The first `per_family` tasks of each domain of `tasks.tsv`, as
-/// (domain, problem) paths.
-fn first_tasks(dir: &std::path::Path, per_family: usize) -> Vec<(String, String)> {
-    let list = std::fs::read_to_string(dir.join("tasks.tsv")).expect("tasks.tsv");
-    let mut seen: std::collections::HashMap<String, usize> = Default::default();
-    let mut tasks = Vec::new();
-    for line in list.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let [_, domain, problem] = cols[..] else {
-            continue;
-        };
-        let n = seen
-            .entry(problem.split('/').next().unwrap_or("").to_string())
-            .or_default();
-        *n += 1;
-        if *n <= per_family {
-            tasks.push((domain.to_string(), problem.to_string()));
-        }
-    }
-    tasks
-}
-
 /// The default on the first two tasks of every domain: each is solved and
 /// its plan replays. (Symmetry reduction once returned an invalid plan on
 /// a task solved in milliseconds; the reference comparison found it.)
@@ -476,7 +454,10 @@ fn default_configuration_solves_the_first_tasks_of_every_domain() {
     let Some(dir) = benchmarks() else { return };
     // Known unsolved in 60 s (h_FF's resource balance misleads it).
     let skipped = ["settlers-numeric-automatic/instance-1.pddl"];
-    for (domain, problem) in first_tasks(&dir, 2) {
+    for shared_data::BenchmarkTask {
+        domain, problem, ..
+    } in shared_data::first_tasks(&dir, 2)
+    {
         if skipped.contains(&problem.as_str()) {
             continue;
         }
@@ -494,13 +475,12 @@ fn default_configuration_solves_the_first_tasks_of_every_domain() {
 fn default_configuration_sweep() {
     let Some(dir) = benchmarks() else { return };
     let (mut solved, mut total) = (0, 0);
-    for (domain, problem) in first_tasks(&dir, 5) {
-        let family = problem.split('/').next().unwrap_or("").to_string();
+    for task in shared_data::first_tasks(&dir, 5) {
         // SWEEP_FILTER=visitall restricts the sweep to matching domains.
-        if std::env::var("SWEEP_FILTER").is_ok_and(|f| !family.contains(&f)) {
+        if std::env::var("SWEEP_FILTER").is_ok_and(|f| !task.family().contains(&f)) {
             continue;
         }
-        let (domain, problem) = (domain.as_str(), problem.as_str());
+        let (domain, problem) = (task.domain.as_str(), task.problem.as_str());
         total += 1;
         let start = Instant::now();
         let task = match shared::try_load(&dir, domain, problem) {

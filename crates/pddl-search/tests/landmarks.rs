@@ -364,15 +364,11 @@ fn lama_versus_default_sweep() {
     let filter = std::env::var("SWEEP_FILTER").ok();
     let lama_only = std::env::var("SWEEP_LAMA_ONLY").is_ok();
     let limit = Duration::from_secs(seconds);
-    let list = std::fs::read_to_string(dir.join("tasks.tsv")).expect("tasks.tsv");
     // Per domain, per task: (default run, lama run).
     let mut domains: Vec<(String, Vec<[Run; 2]>)> = Vec::new();
-    for line in list.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let [_, domain, problem] = cols[..] else {
-            continue;
-        };
-        let family = problem.split('/').next().unwrap_or("").to_string();
+    for task in shared_data::tasks(&dir) {
+        let (domain, problem) = (task.domain.as_str(), task.problem.as_str());
+        let family = task.family().to_string();
         let wanted = match &filter {
             Some(f) => f.split(',').any(|name| name == family || name == problem),
             None => LAMA_DOMAINS.contains(&family.as_str()),

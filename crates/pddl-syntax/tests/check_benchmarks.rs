@@ -7,8 +7,6 @@ use pddl_syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
 use std::collections::HashMap;
 use std::path::Path;
 
-const BENCHMARKS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks");
-
 /// Renders the errors among `diagnostics` against `file`.
 fn errors(file: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
     diagnostics
@@ -18,28 +16,23 @@ fn errors(file: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
         .collect()
 }
 
-fn read(relative: &str) -> SourceFile {
-    let path = Path::new(BENCHMARKS).join(relative);
+fn read(benchmarks: &Path, relative: &str) -> SourceFile {
+    let path = benchmarks.join(relative);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     SourceFile::new(relative, text)
 }
 
 #[test]
 fn every_benchmark_checks_without_errors() {
-    let Ok(listing) = std::fs::read_to_string(Path::new(BENCHMARKS).join("tasks.tsv")) else {
-        eprintln!("skipped: {BENCHMARKS}/tasks.tsv not found");
+    let Some(benchmarks) = shared_data::benchmarks() else {
         return;
     };
     let mut domains = HashMap::new();
     let mut failures = Vec::new();
     let mut problems_checked = 0;
-    for line in listing.lines().skip(1) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [_kind, domain_path, problem_path] = fields[..] else {
-            panic!("malformed tasks.tsv line: {line}");
-        };
-        let domain = domains.entry(domain_path.to_string()).or_insert_with(|| {
-            let file = read(domain_path);
+    for task in shared_data::tasks(&benchmarks) {
+        let domain = domains.entry(task.domain.clone()).or_insert_with(|| {
+            let file = read(&benchmarks, &task.domain);
             match parse_domain(&file.text) {
                 Ok(domain) => {
                     failures.extend(errors(&file, &check_domain(&domain)));
@@ -52,7 +45,7 @@ fn every_benchmark_checks_without_errors() {
             }
         });
         let Some(domain) = domain else { continue };
-        let file = read(problem_path);
+        let file = read(&benchmarks, &task.problem);
         match parse_problem(&file.text) {
             Ok(problem) => failures.extend(errors(&file, &check_problem(domain, &problem))),
             Err(diagnostics) => failures.extend(errors(&file, &diagnostics)),

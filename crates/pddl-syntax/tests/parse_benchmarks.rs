@@ -2,36 +2,9 @@
 
 use pddl_syntax::ast::Definition;
 use pddl_syntax::{SourceFile, parse_definition, parse_domain, parse_problem};
+use shared_data::benchmarks;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-/// The shared benchmark folder, or `None` (with a message) when absent.
-fn benchmarks() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks"
-    ));
-    if dir.join("tasks.tsv").is_file() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: {} not found", dir.display());
-        None
-    }
-}
-
-/// Every (domain, problem) pair of tasks.tsv, as paths relative to `dir`.
-fn tasks(dir: &Path) -> Vec<(String, String)> {
-    let listing = std::fs::read_to_string(dir.join("tasks.tsv")).expect("tasks.tsv is readable");
-    listing
-        .lines()
-        .skip(1)
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            (fields[1].to_owned(), fields[2].to_owned())
-        })
-        .collect()
-}
+use std::path::Path;
 
 fn render(path: &Path, text: &str, diagnostics: &[pddl_syntax::Diagnostic]) -> String {
     let file = SourceFile::new(path.display().to_string(), text);
@@ -41,9 +14,9 @@ fn render(path: &Path, text: &str, diagnostics: &[pddl_syntax::Diagnostic]) -> S
 #[test]
 fn every_benchmark_file_parses() {
     let Some(dir) = benchmarks() else { return };
-    let tasks = tasks(&dir);
+    let tasks = shared_data::tasks(&dir);
     assert!(tasks.len() >= 600, "tasks.tsv lists {} tasks", tasks.len());
-    let domains: BTreeSet<&String> = tasks.iter().map(|(d, _)| d).collect();
+    let domains: BTreeSet<&String> = tasks.iter().map(|t| &t.domain).collect();
     let mut failures = Vec::new();
     let mut actions = 0;
     for domain in &domains {
@@ -55,7 +28,8 @@ fn every_benchmark_file_parses() {
         }
     }
     let mut init_facts = 0;
-    for (_, problem) in &tasks {
+    for task in &tasks {
+        let problem = &task.problem;
         let path = dir.join(problem);
         let text = std::fs::read_to_string(&path).expect("problem is readable");
         match parse_problem(&text) {

@@ -3,7 +3,6 @@
 
 use pddl_syntax::{SourceFile, parse_definition};
 use proptest::prelude::*;
-use std::path::Path;
 use std::sync::OnceLock;
 
 /// Parses `text`; on failure checks that the diagnostics are usable.
@@ -38,26 +37,16 @@ fn parse_checked(text: &str) -> bool {
 fn samples() -> &'static [String] {
     static SAMPLES: OnceLock<Vec<String>> = OnceLock::new();
     SAMPLES.get_or_init(|| {
-        let dir = Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/benchmarks"
-        ));
-        let Ok(listing) = std::fs::read_to_string(dir.join("tasks.tsv")) else {
-            eprintln!("skipping benchmark mutations: {} not found", dir.display());
+        let Some(dir) = shared_data::benchmarks() else {
             return Vec::new();
         };
-        let mut seen_folders = std::collections::BTreeSet::new();
         let mut out = Vec::new();
-        for line in listing.lines().skip(1) {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let folder = fields[1].split('/').next().unwrap_or_default().to_owned();
-            if fields.len() == 3 && seen_folders.insert(folder) {
-                for file in &fields[1..=2] {
-                    if let Ok(text) = std::fs::read_to_string(dir.join(file))
-                        && text.len() < 50_000
-                    {
-                        out.push(text);
-                    }
+        for task in shared_data::first_tasks(&dir, 1) {
+            for file in [&task.domain, &task.problem] {
+                if let Ok(text) = std::fs::read_to_string(dir.join(file))
+                    && text.len() < 50_000
+                {
+                    out.push(text);
                 }
             }
         }

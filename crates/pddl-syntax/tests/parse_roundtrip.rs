@@ -6,7 +6,6 @@ use pddl_syntax::ast::visitor::{clear_spans_domain, clear_spans_problem};
 use pddl_syntax::ast::*;
 use pddl_syntax::{parse_domain, parse_problem};
 use proptest::prelude::*;
-use std::path::Path;
 
 /// Words the grammar gives a meaning to in some position: generated names
 /// avoid them so that the printed text is unambiguous.
@@ -397,19 +396,13 @@ fn printer_output_is_canonical_pddl() {
 /// printing is idempotent.
 #[test]
 fn every_benchmark_file_round_trips() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks"
-    ));
-    let Ok(listing) = std::fs::read_to_string(dir.join("tasks.tsv")) else {
-        eprintln!("skipping: {} not found", dir.display());
+    let Some(dir) = shared_data::benchmarks() else {
         return;
     };
     let mut seen = std::collections::BTreeSet::new();
     let mut checked = 0;
-    for line in listing.lines().skip(1).filter(|l| !l.trim().is_empty()) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        for (index, file) in fields[1..=2].iter().enumerate() {
+    for task in shared_data::tasks(&dir) {
+        for (index, file) in [&task.domain, &task.problem].into_iter().enumerate() {
             if !seen.insert(file.to_string()) {
                 continue;
             }

@@ -1,23 +1,11 @@
-//! Locating and loading the public benchmarks of `../shared` for this
-//! crate's integration tests (each test file includes this module).
+//! Loading the public benchmarks of `../shared` (found by
+//! [`shared_data::benchmarks`]) for this crate's integration tests (each
+//! test file includes this module).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use pddl_ground::{GroundOptions, Task, ground};
-
-/// The benchmarks folder, or `None` (with a skip message) when absent.
-pub fn benchmarks() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks"
-    ));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: {} not found", dir.display());
-        None
-    }
-}
+pub use shared_data::benchmarks;
 
 /// Parses and grounds `domain` and `problem` (paths relative to `dir`).
 pub fn try_load(dir: &Path, domain: &str, problem: &str) -> Result<Task, String> {
