@@ -706,20 +706,10 @@ mod tests {
     use crate::stop::UNITS_PER_POLL;
     use crate::{GroundOptions, datalog, instantiate::instantiate, normalize::normalize};
 
-    /// 6^5 = 7 776 operators with 6 conditional effects each (`unmark`
-    /// keeps their conditions from being static), of which the goal needs
-    /// one.
-    const WIDE_DOMAIN: &str = "(define (domain wide)
-      (:requirements :strips :conditional-effects)
-      (:predicates (p ?x) (q ?a ?b ?c ?d ?e) (r ?a ?x))
-      (:action join :parameters (?a ?b ?c ?d ?e)
-        :precondition (and (p ?a) (p ?b) (p ?c) (p ?d) (p ?e))
-        :effect (and (q ?a ?b ?c ?d ?e) (forall (?x) (when (p ?x) (r ?a ?x)))))
-      (:action unmark :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))";
-    const WIDE_PROBLEM: &str = "(define (problem wide-1) (:domain wide)
-      (:objects o1 o2 o3 o4 o5 o6)
-      (:init (p o1) (p o2) (p o3) (p o4) (p o5) (p o6))
-      (:goal (q o1 o2 o3 o4 o5)))";
+    /// 6^5 = 7 776 operators with 6 conditional effects each, of which
+    /// the goal needs one (see the file).
+    const WIDE_DOMAIN: &str = include_str!("../tests/wide/domain.pddl");
+    const WIDE_PROBLEM: &str = include_str!("../tests/wide/problem.pddl");
 
     /// Runs `phase` on the wide task's raw task with a stop condition that
     /// says stop from its `stop_at`-th question on; returns whether the

@@ -968,27 +968,10 @@ fn conditions_made_equal_by_constant_folding_are_merged() {
     }
 }
 
-/// One action with 6^5 = 7 776 bindings, each with a quantified
-/// conditional effect over 6 objects: enough work for grounding to ask its stop
-/// condition many times, in the reachability analysis and in the
-/// instantiation both.
-const WIDE_DOMAIN: &str = "
-(define (domain wide)
-  (:requirements :strips :conditional-effects)
-  (:predicates (p ?x) (q ?a ?b ?c ?d ?e) (r ?a ?x))
-  (:action join
-    :parameters (?a ?b ?c ?d ?e)
-    :precondition (and (p ?a) (p ?b) (p ?c) (p ?d) (p ?e))
-    :effect (and (q ?a ?b ?c ?d ?e)
-                 (forall (?x) (when (p ?x) (r ?a ?x))))))
-";
-
-const WIDE_PROBLEM: &str = "
-(define (problem wide-1) (:domain wide)
-  (:objects o1 o2 o3 o4 o5 o6)
-  (:init (p o1) (p o2) (p o3) (p o4) (p o5) (p o6))
-  (:goal (q o1 o2 o3 o4 o5)))
-";
+/// A task on which grounding asks its stop condition many times (see the
+/// file).
+const WIDE_DOMAIN: &str = include_str!("wide/domain.pddl");
+const WIDE_PROBLEM: &str = include_str!("wide/problem.pddl");
 
 /// Grounds the wide task with a stop condition that says stop from its
 /// `stop_at`-th question on (never for `usize::MAX`); returns the result
