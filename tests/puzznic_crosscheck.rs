@@ -227,15 +227,11 @@ fn move_set(moves: Vec<Move>) -> BTreeSet<(Position, bool)> {
         .collect()
 }
 
-/// A small deterministic generator (xorshift): `random(n)` is in `0..n`.
+/// A deterministic generator (the problem generators' own): `random(n)` is
+/// in `0..n`.
 fn generator(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut rng = seed.max(1);
-    move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
-    }
+    let mut rng = planner::generate::rng::Rng::new(seed);
+    move |n: usize| rng.below(n as u64) as usize
 }
 
 /// Grounding options that keep every transition of the domain: the
