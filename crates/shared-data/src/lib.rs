@@ -12,8 +12,12 @@ use std::path::{Path, PathBuf};
 
 /// `../shared` beside the repository, whether it exists or not.
 pub fn root() -> PathBuf {
-    // This crate's manifest is in `<repository>/crates/shared-data`.
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+    // This crate's manifest is in `<repository>/crates/shared-data`; the
+    // path is shortened by hand, since `../shared` may not exist to be
+    // resolved.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let beside_repository = manifest.ancestors().nth(3).unwrap_or(manifest);
+    beside_repository.join("shared")
 }
 
 /// The benchmark set, or `None` (with a skip message) when its task list
