@@ -8,6 +8,7 @@
 use planner::ground::GroundOptions;
 use planner::search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions};
 use planner::solve::{Solution, solve_files, validate_plan};
+use shared_data::benchmarks;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -15,7 +16,7 @@ use std::time::Instant;
 
 /// `(kind, domain, problem)` of the first `per_domain` tasks of every domain.
 fn tasks(per_domain: usize) -> Option<Vec<(String, PathBuf, PathBuf)>> {
-    let root = shared_data::benchmarks()?;
+    let root = benchmarks()?;
     let tasks = shared_data::first_tasks(&root, per_domain);
     let paths = |task: shared_data::BenchmarkTask| {
         let (domain, problem) = (root.join(&task.domain), root.join(&task.problem));
@@ -201,9 +202,7 @@ fn optimal_configurations_agree() {
 /// ended at 900 against the default's 535.
 #[test]
 fn anytime_plans_are_no_costlier_than_the_defaults() {
-    let Some(root) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(root) = benchmarks() else { return };
     let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
     if !two_cores {
         eprintln!("one core: woodworking p05 left out (eager restarts need a second thread)");
@@ -247,9 +246,7 @@ fn anytime_plans_are_no_costlier_than_the_defaults() {
 /// runner's costs 15).
 #[test]
 fn a_short_search_leaves_the_neighbourhood_search_enough_to_shorten_the_plan() {
-    let Some(root) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(root) = benchmarks() else { return };
     let domain = root.join("depot").join("domain.pddl");
     let problem = root.join("depot").join("p02.pddl");
     let cost = solve_and_validate(&domain, &problem, &SearchOptions::satisficing_default());
@@ -262,9 +259,7 @@ fn a_short_search_leaves_the_neighbourhood_search_enough_to_shorten_the_plan() {
 /// and driverlog p04 at 17 when it started from the best plan alone.
 #[test]
 fn the_neighbourhood_of_the_lazy_restarts_plan_is_searched_too() {
-    let Some(root) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(root) = benchmarks() else { return };
     for (domain, problem, expected) in [
         ("sokoban-sat08-strips", "p17.pddl", 29),
         ("driverlog", "p04.pddl", 16),
@@ -288,9 +283,7 @@ fn the_neighbourhood_of_the_lazy_restarts_plan_is_searched_too() {
 /// ones (driverlog p02 23 → 21, zenotravel p05 12 → 11).
 #[test]
 fn restarts_beside_each_other_keep_the_plans_and_counts_of_one_thread() {
-    let Some(root) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(root) = benchmarks() else { return };
     for (domain, problem) in [
         ("elevators-sat08-strips", "p01.pddl"),
         ("freecell", "p02.pddl"),

@@ -1,6 +1,7 @@
 //! `plan puzznic ...` end to end.
 
 use assert_cmd::Command;
+use shared_data::gameboy_levels;
 use std::path::Path;
 
 fn plan() -> Command {
@@ -395,9 +396,7 @@ fn an_unproven_plan_says_so() {
     let proven = solved(&[], shipped("bridge").as_ref());
     assert!(proven.contains("16 player moves (optimal)"), "{proven}");
     assert!(!proven.contains("not proven"), "{proven}");
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     // 059: 31 moves by the default, 23 the fewest.
     let level = dir.join("059.txt");
     let unproven = solved(&[], &level);
@@ -418,9 +417,7 @@ fn an_unproven_plan_says_so() {
 /// them: the known solution of Game Boy level 127 clears it.
 #[test]
 fn show_reads_described_moves() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let moves = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/puzznic_support/gameboy-127.moves"
@@ -684,9 +681,7 @@ fn real_time_solve_then_show() {
 
 #[test]
 fn a_stopped_optimal_solve_states_the_moves_it_proved_necessary() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     // Level 062 needs 18 moves (MOVES); A* with pattern databases takes
     // about 20 s to prove it, and its first f layer is 11.
     let out = plan()

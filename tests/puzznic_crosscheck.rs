@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 mod puzznic_support;
 use puzznic_support::{assert_valid_for_the_validator, load_level as load};
+use shared_data::gameboy_levels;
 
 /// A plain interpreter of the ground task: facts and axioms (the domains
 /// have no numeric preconditions; `total-cost` became costs).
@@ -398,9 +399,7 @@ fn shipped_levels_agree_with_the_simulator() {
 
 #[test]
 fn gameboy_levels_agree_with_the_simulator() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let dir = dir.as_path();
     let paths = levels_in(dir);
     assert_eq!(paths.len(), 128);
@@ -418,9 +417,7 @@ fn gameboy_levels_agree_with_the_simulator() {
 /// they make is valid for the independent validator.
 #[test]
 fn gameboy_127_is_cleared_by_the_turn_based_rules() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let level = load(&dir.join("127.txt"));
     let text = include_str!("puzznic_support/gameboy-127.moves");
     let moves: Vec<Move> = text

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 mod puzznic_support;
 use puzznic_support::{assert_valid_for_the_validator, load_level};
+use shared_data::gameboy_levels;
 use std::sync::atomic::AtomicBool;
 
 /// Every shipped level with its optimal number of player moves by the
@@ -309,9 +310,7 @@ fn shipped_pddl_problems_are_current() {
 /// LM-cut).
 #[test]
 fn planner_optimal_matches_moves_on_small_gameboy_levels() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let dir = dir.as_path();
     let known = [
         ("001", 4),
@@ -365,9 +364,7 @@ fn planner_optimal_matches_moves_on_small_gameboy_levels() {
 /// LM-cut or h_max ran out of 60 s.
 #[test]
 fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let level = load_level(&dir.join("059.txt"));
     let task = puzznic::ground_level(&level, "059", Rules::TurnBased, &GroundOptions::default())
         .expect("grounds");
@@ -410,9 +407,7 @@ fn pattern_databases_see_what_three_tiles_of_a_kind_need() {
 /// needs 25 moves, in a few seconds.
 #[test]
 fn optimal_search_settles_a_level_moves_only_bounds() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let moves_file = std::fs::read_to_string(dir.join("MOVES")).expect("MOVES");
     assert!(moves_file.contains("088 at-least 23\n"), "MOVES changed");
     let level = load_level(&dir.join("088.txt"));
@@ -477,9 +472,7 @@ fn dead_ends_are_never_clearable_on_larger_levels() {
 /// [`check_dead_ends`] on every Game Boy level with at most `max_boards`
 /// reachable boards, of which there must be at least `at_least`.
 fn check_dead_ends_on_gameboy_levels(max_boards: usize, at_least: usize) {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let mut checked = 0;
     for number in 1..=128 {
         let name = format!("{number:03}");

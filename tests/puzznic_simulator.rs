@@ -1,11 +1,12 @@
 //! The reference simulator against the shared Game Boy levels and their
-//! known optimal move counts (`/work/shared/puzznic/gameboy/MOVES`).
+//! known optimal move counts (`../shared/puzznic/gameboy/MOVES`).
 
 use planner::puzznic::{BfsOutcome, solve_bfs};
 use std::path::Path;
 
 mod puzznic_support;
 use puzznic_support::load_level;
+use shared_data::gameboy_levels;
 
 /// `(level, optimal?, moves)` for each line of MOVES.
 fn known_moves(dir: &Path) -> Vec<(String, bool, usize)> {
@@ -29,9 +30,7 @@ fn load(dir: &Path, level: &str) -> planner::puzznic::Level {
 
 #[test]
 fn every_gameboy_level_parses_and_is_still() {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let moves = known_moves(&dir);
     assert_eq!(moves.len(), 128);
     for (name, _, _) in &moves {
@@ -60,9 +59,7 @@ fn bfs_matches_known_optimal_moves_with_a_large_budget() {
 /// exactly the MOVES count, every bound must stay below it, and at least
 /// `at_least_solved` levels must be solved.
 fn bfs_agrees_with_moves(budget: usize, at_least_solved: usize) {
-    let Some(dir) = shared_data::gameboy_levels() else {
-        return;
-    };
+    let Some(dir) = gameboy_levels() else { return };
     let mut checked = 0;
     for (name, optimal, expected) in known_moves(&dir) {
         let level = load(&dir, &name);

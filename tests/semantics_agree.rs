@@ -26,6 +26,7 @@ use planner::load::load_task;
 use planner::search::state::has_fact;
 use planner::search::successor::StateSpace;
 use planner::validate::LiftedState;
+use shared_data::benchmarks;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -339,9 +340,7 @@ fn shipped_domains_agree() {
 
 #[test]
 fn shared_benchmarks_agree() {
-    let Some(shared) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(shared) = benchmarks() else { return };
     let mut compared = 0;
     for (index, task) in shared_data::first_tasks(&shared, 1).iter().enumerate() {
         compared += check_task(

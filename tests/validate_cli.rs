@@ -1,6 +1,7 @@
 //! `plan validate` end to end: exit statuses 0/1/2, text, JSON and JUnit output.
 
 use assert_cmd::Command;
+use shared_data::benchmarks;
 use std::path::{Path, PathBuf};
 
 fn plans() -> PathBuf {
@@ -43,7 +44,7 @@ const BAD_PLAN: &str = "(pick-up b)\n(stack b a)\n(pick-up d)\n(stack c b)\n";
 
 #[test]
 fn valid_plan_exits_0() {
-    if shared_data::benchmarks().is_none() {
+    if benchmarks().is_none() {
         return;
     }
     let assert = validate(&[plans().join("blocks/probBLOCKS-4-0.plan")], &[]).code(0);
@@ -56,7 +57,7 @@ fn valid_plan_exits_0() {
 
 #[test]
 fn invalid_plan_exits_1_with_step_condition_and_advice() {
-    if shared_data::benchmarks().is_none() {
+    if benchmarks().is_none() {
         return;
     }
     let scratch = scratch();
@@ -76,7 +77,7 @@ fn invalid_plan_exits_1_with_step_condition_and_advice() {
 
 #[test]
 fn verbose_lists_changes() {
-    if shared_data::benchmarks().is_none() {
+    if benchmarks().is_none() {
         return;
     }
     let assert = validate(
@@ -90,7 +91,7 @@ fn verbose_lists_changes() {
 
 #[test]
 fn malformed_or_missing_plan_exits_2_with_location() {
-    if shared_data::benchmarks().is_none() {
+    if benchmarks().is_none() {
         return;
     }
     let scratch = scratch();
@@ -149,7 +150,7 @@ fn bad_domain_or_unsupported_feature_exits_2() {
 
 #[test]
 fn several_plans_json_and_junit() {
-    if shared_data::benchmarks().is_none() {
+    if benchmarks().is_none() {
         return;
     }
     let scratch = scratch();

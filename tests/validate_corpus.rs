@@ -16,6 +16,7 @@ use planner::syntax::ast::{
     Action, Atom, Condition, ConditionKind, Domain, Effect, EffectKind, Problem, Term,
 };
 use planner::validate::{FailureKind, Plan, PlanStep, Report, Validator, parse_plan};
+use shared_data::benchmarks;
 use std::path::{Path, PathBuf};
 
 fn plans_dir() -> PathBuf {
@@ -185,9 +186,7 @@ fn expect_invalid(
 
 #[test]
 fn hand_written_plans_and_certain_mutations() {
-    let Some(shared) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(shared) = benchmarks() else { return };
     let mut tally = Tally {
         valid: 0,
         invalid: 0,
@@ -317,9 +316,7 @@ fn hand_written_plans_and_certain_mutations() {
 /// initially (no benchmark is trivial).
 #[test]
 fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
-    let Some(shared) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(shared) = benchmarks() else { return };
     let (mut checked, mut refused_by_checker) = (0, Vec::new());
     let tasks = shared_data::tasks(&shared);
     for task in &tasks {
@@ -356,9 +353,7 @@ fn every_benchmark_task_is_accepted_and_the_empty_plan_fails_its_goal() {
 /// every plan with one step dropped, duplicated, or swapped with the next.
 #[test]
 fn lifted_and_ground_verdicts_agree() {
-    let Some(shared) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(shared) = benchmarks() else { return };
     let mut compared = 0;
     for CorpusPlan {
         domain,

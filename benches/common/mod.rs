@@ -6,6 +6,7 @@
 
 use pddl_ground::{GroundOptions, Task, ground};
 use pddl_search::successor::StateSpace;
+use shared_data::gameboy_levels;
 
 /// The blocks-world domain (four operators, no types), as shipped.
 pub const BLOCKS_DOMAIN: &str = include_str!("../../domains/blocksworld/domain.pddl");
@@ -73,7 +74,7 @@ pub fn eight_puzzle_problem(tiles: [[u32; 3]; 3]) -> String {
 /// The PDDL problem of a shared Game Boy level, `None` (with a message)
 /// without `../shared`.
 pub fn puzznic_problem(level: &str) -> Option<String> {
-    let level_path = shared_data::gameboy_levels()?.join(format!("{level}.txt"));
+    let level_path = gameboy_levels()?.join(format!("{level}.txt"));
     let level_data = planner::puzznic::read_level(&level_path, None).expect("the level reads");
     Some(planner::puzznic::problem_pddl(
         &level_data,

@@ -1,4 +1,4 @@
-; Puzznic, turn-based rules of /work/shared/puzznic/README.md.
+; Puzznic, turn-based rules of ../shared/puzznic/README.md (beside the repository).
 ; (realtime.pddl beside this file is the real-time variant; it reads the
 ; same problems.)
 ;

@@ -1,4 +1,4 @@
-//! Puzznic boards and the text level format of `/work/shared/puzznic`.
+//! Puzznic boards and the text level format of `../shared/puzznic`.
 //!
 //! A level file has `;` comment lines at the top, then one text line per
 //! board row, top row first: `#` wall, `.` empty cell, space outside, a

@@ -1,4 +1,4 @@
-//! Grounding the shared IPC benchmark set (`/work/shared/benchmarks`).
+//! Grounding the shared IPC benchmark set (`../shared/benchmarks`).
 //! Skipped, with a message, when the set is absent.
 
 use pddl_ground::task::{CostModel, Task};

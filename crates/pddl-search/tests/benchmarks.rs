@@ -1,4 +1,4 @@
-//! Search on real PDDL from /work/shared/benchmarks (skipped when absent):
+//! Search on real PDDL from `../shared/benchmarks` (skipped when absent):
 //! optimal engines agree on known optimal costs, every plan replays to
 //! the goal, the default configuration solves small tasks of many domains.
 

@@ -1,4 +1,4 @@
-//! The landmark-count heuristic on real PDDL from /work/shared/benchmarks
+//! The landmark-count heuristic on real PDDL from `../shared/benchmarks`
 //! (skipped when absent): lazy greedy search with lmcount alone and the
 //! LAMA-style combination (h_FF and lmcount in alternation, preferred
 //! operators from both, boosting) solve tasks with plans that replay,

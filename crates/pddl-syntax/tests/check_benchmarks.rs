@@ -1,9 +1,10 @@
-//! Every benchmark domain and problem in `/work/shared/benchmarks` parses
+//! Every benchmark domain and problem in `../shared/benchmarks` parses
 //! and passes the semantic checks without errors (warnings are allowed:
 //! many benchmarks use constructs without declaring their requirement).
 
 use pddl_syntax::check::{check_domain, check_problem};
 use pddl_syntax::{Diagnostic, SourceFile, parse_domain, parse_problem};
+use shared_data::benchmarks;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -16,23 +17,21 @@ fn errors(file: &SourceFile, diagnostics: &[Diagnostic]) -> Vec<String> {
         .collect()
 }
 
-fn read(benchmarks: &Path, relative: &str) -> SourceFile {
-    let path = benchmarks.join(relative);
+fn read(dir: &Path, relative: &str) -> SourceFile {
+    let path = dir.join(relative);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     SourceFile::new(relative, text)
 }
 
 #[test]
 fn every_benchmark_checks_without_errors() {
-    let Some(benchmarks) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(dir) = benchmarks() else { return };
     let mut domains = HashMap::new();
     let mut failures = Vec::new();
     let mut problems_checked = 0;
-    for task in shared_data::tasks(&benchmarks) {
+    for task in shared_data::tasks(&dir) {
         let domain = domains.entry(task.domain.clone()).or_insert_with(|| {
-            let file = read(&benchmarks, &task.domain);
+            let file = read(&dir, &task.domain);
             match parse_domain(&file.text) {
                 Ok(domain) => {
                     failures.extend(errors(&file, &check_domain(&domain)));
@@ -45,7 +44,7 @@ fn every_benchmark_checks_without_errors() {
             }
         });
         let Some(domain) = domain else { continue };
-        let file = read(&benchmarks, &task.problem);
+        let file = read(&dir, &task.problem);
         match parse_problem(&file.text) {
             Ok(problem) => failures.extend(errors(&file, &check_problem(domain, &problem))),
             Err(diagnostics) => failures.extend(errors(&file, &diagnostics)),

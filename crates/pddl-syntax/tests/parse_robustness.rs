@@ -3,6 +3,7 @@
 
 use pddl_syntax::{SourceFile, parse_definition};
 use proptest::prelude::*;
+use shared_data::benchmarks;
 use std::sync::OnceLock;
 
 /// Parses `text`; on failure checks that the diagnostics are usable.
@@ -37,7 +38,7 @@ fn parse_checked(text: &str) -> bool {
 fn samples() -> &'static [String] {
     static SAMPLES: OnceLock<Vec<String>> = OnceLock::new();
     SAMPLES.get_or_init(|| {
-        let Some(dir) = shared_data::benchmarks() else {
+        let Some(dir) = benchmarks() else {
             return Vec::new();
         };
         let mut out = Vec::new();

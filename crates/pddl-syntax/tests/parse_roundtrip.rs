@@ -6,6 +6,7 @@ use pddl_syntax::ast::visitor::{clear_spans_domain, clear_spans_problem};
 use pddl_syntax::ast::*;
 use pddl_syntax::{parse_domain, parse_problem};
 use proptest::prelude::*;
+use shared_data::benchmarks;
 
 /// Words the grammar gives a meaning to in some position: generated names
 /// avoid them so that the printed text is unambiguous.
@@ -396,9 +397,7 @@ fn printer_output_is_canonical_pddl() {
 /// printing is idempotent.
 #[test]
 fn every_benchmark_file_round_trips() {
-    let Some(dir) = shared_data::benchmarks() else {
-        return;
-    };
+    let Some(dir) = benchmarks() else { return };
     let mut seen = std::collections::BTreeSet::new();
     let mut checked = 0;
     for task in shared_data::tasks(&dir) {
