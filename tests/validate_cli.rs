@@ -13,9 +13,14 @@ fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().expect("scratch dir")
 }
 
-/// `plan validate` on blocks probBLOCKS-4-0 with the given plan files.
-fn validate(plan_files: &[PathBuf], extra: &[&str]) -> assert_cmd::assert::Assert {
-    let blocks = shared_data::root().join("benchmarks/blocks");
+/// `plan validate` on blocks probBLOCKS-4-0 of the benchmark set
+/// `benchmarks` with the given plan files.
+fn validate(
+    benchmarks: &Path,
+    plan_files: &[PathBuf],
+    extra: &[&str],
+) -> assert_cmd::assert::Assert {
+    let blocks = benchmarks.join("blocks");
     Command::cargo_bin("plan")
         .expect("plan binary")
         .arg("validate")
@@ -44,10 +49,8 @@ const BAD_PLAN: &str = "(pick-up b)\n(stack b a)\n(pick-up d)\n(stack c b)\n";
 
 #[test]
 fn valid_plan_exits_0() {
-    if benchmarks().is_none() {
-        return;
-    }
-    let assert = validate(&[plans().join("blocks/probBLOCKS-4-0.plan")], &[]).code(0);
+    let Some(shared) = benchmarks() else { return };
+    let assert = validate(&shared, &[plans().join("blocks/probBLOCKS-4-0.plan")], &[]).code(0);
     let out = stdout(&assert);
     assert!(
         out.contains("Plan valid") && out.contains("Steps: 6"),
@@ -57,12 +60,10 @@ fn valid_plan_exits_0() {
 
 #[test]
 fn invalid_plan_exits_1_with_step_condition_and_advice() {
-    if benchmarks().is_none() {
-        return;
-    }
+    let Some(shared) = benchmarks() else { return };
     let scratch = scratch();
     let dir = scratch.path();
-    let assert = validate(&[write(dir, "bad.plan", BAD_PLAN)], &[]).code(1);
+    let assert = validate(&shared, &[write(dir, "bad.plan", BAD_PLAN)], &[]).code(1);
     let out = stdout(&assert);
     assert!(
         out.contains("Failed at step 4 (line 4): (stack c b)"),
@@ -77,10 +78,9 @@ fn invalid_plan_exits_1_with_step_condition_and_advice() {
 
 #[test]
 fn verbose_lists_changes() {
-    if benchmarks().is_none() {
-        return;
-    }
+    let Some(shared) = benchmarks() else { return };
     let assert = validate(
+        &shared,
         &[plans().join("blocks/probBLOCKS-4-0.plan")],
         &["--verbose"],
     )
@@ -91,21 +91,24 @@ fn verbose_lists_changes() {
 
 #[test]
 fn malformed_or_missing_plan_exits_2_with_location() {
-    if benchmarks().is_none() {
-        return;
-    }
+    let Some(shared) = benchmarks() else { return };
     let scratch = scratch();
     let dir = scratch.path();
     let broken = write(dir, "broken.plan", "(pick-up b)\n(stack b a\n");
-    let assert = validate(std::slice::from_ref(&broken), &[]).code(2);
+    let assert = validate(&shared, std::slice::from_ref(&broken), &[]).code(2);
     assert!(
         stderr(&assert).contains("broken.plan:2:1"),
         "{}",
         stderr(&assert)
     );
-    validate(&[dir.join("missing.plan")], &[]).code(2);
+    validate(&shared, &[dir.join("missing.plan")], &[]).code(2);
     // Even next to a valid plan, an unusable one makes the status 2.
-    validate(&[plans().join("blocks/probBLOCKS-4-0.plan"), broken], &[]).code(2);
+    validate(
+        &shared,
+        &[plans().join("blocks/probBLOCKS-4-0.plan"), broken],
+        &[],
+    )
+    .code(2);
 }
 
 #[test]
@@ -150,9 +153,7 @@ fn bad_domain_or_unsupported_feature_exits_2() {
 
 #[test]
 fn several_plans_json_and_junit() {
-    if benchmarks().is_none() {
-        return;
-    }
+    let Some(shared) = benchmarks() else { return };
     let scratch = scratch();
     let dir = scratch.path();
     let junit = dir.join("report.xml");
@@ -161,6 +162,7 @@ fn several_plans_json_and_junit() {
         write(dir, "bad.plan", BAD_PLAN),
     ];
     let assert = validate(
+        &shared,
         &files,
         &["--json", "--junit", junit.to_str().expect("utf-8 path")],
     )

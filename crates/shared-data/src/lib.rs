@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 /// `../shared` beside the repository, whether it exists or not.
-pub fn root() -> PathBuf {
+fn root() -> PathBuf {
     // This crate's manifest is in `<repository>/crates/shared-data`; the
     // path is shortened by hand, since `../shared` may not exist to be
     // resolved.
