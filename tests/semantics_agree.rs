@@ -8,7 +8,8 @@
 //!   in the lifted model, and a sample of the others is not;
 //! - on small tasks, every lifted action applicable to any tuple of objects
 //!   is a ground operator found applicable (so reachability pruned nothing
-//!   it should have kept);
+//!   it should have kept), unless the step changes nothing but the metric,
+//!   which the grounder drops as useless;
 //! - after the step, every ground fact and fluent has the lifted value, and
 //!   the lifted atoms the grounder compiled away (static or constant ones)
 //!   keep their initial truth.
@@ -19,6 +20,13 @@
 //! ground operators are a subset of the lifted transitions: the
 //! completeness check and the compiled-away atoms are skipped there, the
 //! rest holds as well.
+//!
+//! Random tasks (`random_task/`, a few hundred seeds;
+//! `SEMANTICS_RANDOM_TASKS=N` for more) are walked the same way, and their
+//! optimal plan costs are compared with a uniform-cost search over the
+//! lifted model, which shares no code with the grounder or the search.
+
+mod random_task;
 
 use planner::generate::rng::Rng;
 use planner::ground::{GroundOptions, Task};
@@ -26,6 +34,7 @@ use planner::load::load_task;
 use planner::search::state::has_fact;
 use planner::search::successor::StateSpace;
 use planner::validate::LiftedState;
+use random_task::{LiftedOptimum, lifted_optimum, random_task};
 use shared_data::benchmarks;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -214,16 +223,18 @@ fn check_lifted_complete(
         let mut tuple = vec![0usize; arity];
         loop {
             let args: Vec<&str> = tuple.iter().map(|&i| objects[i].as_str()).collect();
-            if lifted.apply(&action.name.text, &args).is_ok() {
+            if let Ok(next) = lifted.apply(&action.name.text, &args) {
                 let mut line = format!("({}", action.name.text);
                 for a in &args {
                     line.push(' ');
                     line.push_str(a);
                 }
                 line.push(')');
+                // The grounder drops a step that changes nothing but
+                // the metric (it is never of use in a plan).
                 assert!(
-                    ground_lines.contains(&line),
-                    "{}: lifted {line} is applicable, the ground task lacks it",
+                    ground_lines.contains(&line) || same_state(task, lifted, &next),
+                    "{}: lifted {line} is applicable and changes the state, the ground task lacks it",
                     context()
                 );
             }
@@ -245,6 +256,20 @@ fn check_lifted_complete(
             }
         }
     }
+}
+
+/// Whether two lifted states have the same atoms and the same values of
+/// the fluents the ground task keeps (the metric's are operator costs).
+fn same_state(task: &Task, a: &LiftedState, b: &LiftedState) -> bool {
+    let kept: BTreeSet<Atom> = task.fluents.iter().map(atom_key).collect();
+    let fluents = |s: &LiftedState| -> Vec<(Atom, u64)> {
+        s.fluents()
+            .into_iter()
+            .filter(|(atom, _)| kept.contains(atom))
+            .map(|(atom, value)| (atom, value.to_bits()))
+            .collect()
+    };
+    a.atoms() == b.atoms() && fluents(a) == fluents(b)
 }
 
 fn compare_states(
@@ -480,4 +505,164 @@ fn feature_dense_domains() -> Vec<PathBuf> {
     domains.sort();
     assert!(!domains.is_empty(), "no task in {}", folder.display());
     domains
+}
+
+/// How many random tasks the random-task tests check, from seed 1 on
+/// (`SEMANTICS_RANDOM_TASKS`, default 300).
+fn random_task_count() -> u64 {
+    std::env::var("SEMANTICS_RANDOM_TASKS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300)
+}
+
+/// Writes the random task of `seed` into `folder` (the file names carry
+/// the seed, so a failure's message says which task to regenerate).
+fn write_random_task(folder: &Path, seed: u64) -> (PathBuf, PathBuf) {
+    let task = random_task(seed);
+    let domain = folder.join(format!("random-{seed}.domain.pddl"));
+    let problem = folder.join(format!("random-{seed}.problem.pddl"));
+    std::fs::write(&domain, &task.domain).expect("writes the domain");
+    std::fs::write(&problem, &task.problem).expect("writes the problem");
+    (domain, problem)
+}
+
+/// Random tasks: ground and lifted successors agree along random walks.
+#[test]
+fn random_tasks_agree() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let mut steps = 0;
+    for seed in 1..=random_task_count() {
+        let (domain, problem) = write_random_task(folder.path(), seed);
+        steps += check_task(&domain, &problem, seed);
+    }
+    eprintln!("{steps} steps compared");
+    assert!(steps > 1_000, "only {steps} steps compared");
+}
+
+/// Random tasks: every optimal configuration finds a plan exactly as
+/// cheap as the lifted model's cheapest, or proves the task unsolvable
+/// where the lifted model has no plan; the default and greedy
+/// configurations with each heuristic find a plan no cheaper wherever
+/// there is one, and prove the others unsolvable; the validator accepts
+/// every plan.
+#[test]
+fn random_tasks_optimal_costs_agree() {
+    use planner::search::{Engine, HeuristicKind, NoObserver, Outcome, SearchOptions};
+    let optimal: Vec<(&str, SearchOptions)> = vec![
+        ("optimal", SearchOptions::optimal_default()),
+        ("astar blind", explicit(Engine::AStar, HeuristicKind::Blind)),
+        ("astar hmax", explicit(Engine::AStar, HeuristicKind::HMax)),
+        ("astar pdb", explicit(Engine::AStar, HeuristicKind::Pdb)),
+        (
+            "astar lmcut, no symmetry",
+            SearchOptions {
+                symmetry_reduction: false,
+                ..SearchOptions::optimal_default()
+            },
+        ),
+    ];
+    let satisficing: Vec<(&str, SearchOptions)> = vec![
+        ("default", SearchOptions::satisficing_default()),
+        ("lazy hff", explicit(Engine::LazyGreedy, HeuristicKind::HFF)),
+        (
+            "eager hadd",
+            explicit(Engine::EagerGreedy, HeuristicKind::HAdd),
+        ),
+        (
+            "lazy lama",
+            explicit(Engine::LazyGreedy, HeuristicKind::Lama),
+        ),
+        (
+            "eager lmcount, novelty",
+            SearchOptions {
+                novelty: true,
+                ..explicit(Engine::EagerGreedy, HeuristicKind::LmCount)
+            },
+        ),
+        (
+            "wastar goalcount",
+            explicit(Engine::WeightedAStar, HeuristicKind::GoalCount),
+        ),
+    ];
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (mut solvable, mut unsolvable, mut too_large) = (0, 0, 0);
+    for seed in 1..=random_task_count() {
+        let (domain, problem) = write_random_task(folder.path(), seed);
+        let checked = load_task(&domain, &problem, None).expect("loads");
+        let reference = lifted_optimum(&checked, 20_000);
+        match reference {
+            LiftedOptimum::Cost(_) => solvable += 1,
+            LiftedOptimum::Unsolvable => unsolvable += 1,
+            LiftedOptimum::TooLarge => {
+                too_large += 1;
+                continue;
+            }
+        }
+        let task =
+            planner::ground::ground(&checked.domain, &checked.problem, &GroundOptions::default())
+                .unwrap_or_else(|e| panic!("{}: grounding failed: {e}", problem.display()));
+        let configurations = optimal
+            .iter()
+            .map(|(name, options)| (*name, options, true))
+            .chain(
+                satisficing
+                    .iter()
+                    .map(|(name, options)| (*name, options, false)),
+            );
+        for (name, options, proves_optimality) in configurations {
+            let options = SearchOptions {
+                time_limit: Some(std::time::Duration::from_secs(20)),
+                ..options.clone().with_threads(1)
+            };
+            let result =
+                planner::search::search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+            let context = format!("{}: {name}", problem.display());
+            let LiftedOptimum::Cost(optimum) = reference else {
+                assert_eq!(result.outcome, Outcome::Unsolvable, "{context}");
+                continue;
+            };
+            let plan = result.plan.unwrap_or_else(|| {
+                panic!("{context}: {:?}, lifted optimum {optimum}", result.outcome)
+            });
+            let report = planner::solve::validate_plan(&checked, &task, &plan).expect("validates");
+            assert!(report.is_valid(), "{context}: {report:?}");
+            let cost = report.cost().expect("a valid plan has a cost");
+            if proves_optimality {
+                assert!(result.proven_optimal, "{context}: not proven optimal");
+                assert_eq!(
+                    cost, optimum,
+                    "{context}: plan cost against the lifted optimum"
+                );
+            } else {
+                assert!(
+                    cost >= optimum,
+                    "{context}: {cost} beats the optimum {optimum}"
+                );
+            }
+        }
+    }
+    eprintln!("{solvable} solvable, {unsolvable} unsolvable, {too_large} too large");
+    assert!(
+        solvable >= 30 && unsolvable >= 30,
+        "too few of each kind: {solvable} solvable, {unsolvable} unsolvable, {too_large} too large"
+    );
+}
+
+/// Writes the random task of seed `SEED` to the folder
+/// `RANDOM_TASK_DIR` (default: `target/random-tasks`), to look at a
+/// failing seed: `SEED=N cargo test --test semantics_agree
+/// write_random_task_files -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tool: writes the files of one random task"]
+fn write_random_task_files() {
+    let seed: u64 = std::env::var("SEED")
+        .expect("SEED names the task")
+        .parse()
+        .expect("SEED is a number");
+    let folder = std::env::var_os("RANDOM_TASK_DIR")
+        .map_or_else(|| root().join("target/random-tasks"), PathBuf::from);
+    std::fs::create_dir_all(&folder).expect("creates the folder");
+    let (domain, problem) = write_random_task(&folder, seed);
+    println!("{}\n{}", domain.display(), problem.display());
 }
