@@ -301,10 +301,12 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
         0 => String::new(),
         n => format!(" (and {n} more goal literals)"),
     };
-    // Relaxed reachability is what proves an atom out of reach.
+    // Relaxed reachability is what proves an atom out of reach (an atom
+    // needed false is named because it is true at first and nothing
+    // deletes it).
     let relaxed = literals
         .iter()
-        .any(|literal| matches!(literal, ImpossibleLiteral::Atom { .. }));
+        .any(|literal| matches!(literal, ImpossibleLiteral::Atom { positive: true, .. }));
     let suffix = if relaxed {
         ", even ignoring delete effects"
     } else {

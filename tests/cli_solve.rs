@@ -221,6 +221,20 @@ fn an_impossible_goal_names_its_literal() {
         "unsolvable: the goal can never hold: nothing makes `(> (capacity) 10)` true \
          (its fluents never change)\n"
     );
+    // An atom true at first that the goal needs false and nothing deletes
+    // (`full` changes, but only ever becomes true).
+    std::fs::write(
+        &problem,
+        "(define (problem spilt) (:domain tank) (:init (full) (= (capacity) 5))
+           (:goal (not (full))))",
+    )
+    .unwrap();
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(
+        stderr,
+        "unsolvable: the goal can never hold: nothing makes `(full)` false\n"
+    );
 }
 
 /// Operators left out because two parameters naming one object make them

@@ -552,7 +552,11 @@ pub fn random_task(seed: u64) -> RandomTask {
     let mut atoms: Vec<(bool, String)> = Vec::new();
     for predicate in &generator.basic {
         for tuple in tuples(&predicate.params, &names) {
-            let text = format!("({} {})", predicate.name, tuple.join(" "));
+            let text = if tuple.is_empty() {
+                format!("({})", predicate.name)
+            } else {
+                format!("({} {})", predicate.name, tuple.join(" "))
+            };
             let holds = generator.rng.below(100) < 35;
             if holds {
                 init.push(text.clone());

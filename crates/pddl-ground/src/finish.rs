@@ -10,8 +10,8 @@ use crate::relevance::drop_irrelevant;
 use crate::stop::{FreedInBackground, StopPoll};
 use crate::task::{
     AssignOp, Conjunction, Cost, CostDisplay, CostModel, FactId, FluentId, GroundAtom,
-    GroundMetric, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect, NumExpr, Operator,
-    Task,
+    GroundMetric, ImpossibleLiteral, MAX_COST_DECIMALS, MAX_OPERATOR_COST, NumCondition, NumEffect,
+    NumExpr, Operator, Task,
 };
 
 /// Most rounds of constant-fact elimination (each round can only expose
@@ -519,10 +519,14 @@ fn eliminate_constant_facts(raw: &mut RawTask, stop: &StopPoll<'_>) -> Result<()
         raw.axioms
             .retain_mut(|a| simplify(&mut a.body, &mut changed));
         // An impossible goal keeps its always-false fact, so the task
-        // stays visibly unsolvable.
+        // stays visibly unsolvable, and names the literals that made it
+        // so where instantiation had not (an atom true at first that
+        // nothing deletes, needed false).
         let mut goal = raw.goal.clone();
         if simplify(&mut goal, &mut changed) {
             raw.goal = goal;
+        } else if raw.impossible_goal.is_empty() {
+            raw.impossible_goal = constant_goal_literals(raw, &constant);
         }
         changed |= before != (raw.operators.len(), raw.axioms.len());
         if !changed {
@@ -530,6 +534,24 @@ fn eliminate_constant_facts(raw: &mut RawTask, stop: &StopPoll<'_>) -> Result<()
         }
     }
     Ok(())
+}
+
+/// The goal's atoms needed false that are true at first and that nothing
+/// deletes, but not the grounder's own facts (`@goal`...), which name
+/// nothing in the files. (An atom needed true that nothing adds is named
+/// by instantiation already, from relaxed reachability.)
+fn constant_goal_literals(raw: &RawTask, constant: &[Option<bool>]) -> Vec<ImpossibleLiteral> {
+    raw.goal
+        .neg
+        .iter()
+        .filter(|&&f| constant[f as usize] == Some(true))
+        .map(|&f| &raw.facts[f as usize])
+        .filter(|atom| !atom.predicate.starts_with('@'))
+        .map(|atom| ImpossibleLiteral::Atom {
+            atom: atom.clone(),
+            positive: false,
+        })
+        .collect()
 }
 
 /// Calls `f` on every fact id and every fluent id of the task's parts.

@@ -474,7 +474,8 @@ pub struct Task {
     /// Where grounding found that no state can satisfy the goal, the goal
     /// literals that made it so, in the goal's order (an atom nothing can
     /// make true, even ignoring delete effects, a static fact of the wrong
-    /// value, or a comparison of unchanging fluents that is false); empty
+    /// value, an atom needed false that is true at first and that nothing
+    /// deletes, or a comparison of unchanging fluents that is false); empty
     /// otherwise, also where an equality made the goal false.
     pub impossible_goal: Vec<ImpossibleLiteral>,
     /// Operators left out because their unconditional numeric effects

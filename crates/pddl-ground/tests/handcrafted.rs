@@ -1078,6 +1078,19 @@ fn impossible_goals_name_their_literal() {
     assert_eq!(impossible("(visited depot)"), ["(visited depot)"]);
     assert_eq!(impossible("(and (visited b) (road b a))"), ["(road b a)"]);
     assert_eq!(impossible("(not (road a b))"), ["(not (road a b))"]);
+    // `visited` changes, but nothing deletes it: true at first, it stays.
+    let visited_first = TYPING_PROBLEM
+        .replace("(road a b))", "(road a b) (visited a))")
+        .replace(
+            "(:goal (visited b))",
+            "(:goal (and (visited b) (not (visited a))))",
+        );
+    let literals: Vec<String> = ok(TYPING_DOMAIN, &visited_first)
+        .impossible_goal
+        .iter()
+        .map(|literal| literal.to_string())
+        .collect();
+    assert_eq!(literals, ["(not (visited a))"]);
     assert_eq!(
         impossible("(or (visited depot) (at c1 depot))"),
         ["(visited depot)", "(at c1 depot)"]
