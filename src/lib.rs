@@ -54,6 +54,7 @@
 //! assert!(text.ends_with("; cost = 7 (unit cost)\n"));
 //! # Ok::<(), planner::solve::SolveError>(())
 //! ```
+#![warn(missing_docs)]
 
 pub mod exit;
 pub mod generate;

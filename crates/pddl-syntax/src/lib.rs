@@ -9,6 +9,7 @@
 //! let domain = parse_domain("(define (domain d) (:predicates (p)) (:action a :effect (p)))").unwrap();
 //! assert!(check::check_domain(&domain).iter().all(|d| !d.is_error()));
 //! ```
+#![warn(missing_docs)]
 
 pub mod ast;
 pub mod check;
