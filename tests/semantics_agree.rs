@@ -34,7 +34,8 @@ use planner::load::load_task;
 use planner::search::state::has_fact;
 use planner::search::successor::StateSpace;
 use planner::validate::LiftedState;
-use random_task::{LiftedOptimum, lifted_optimum, random_task};
+use random_task::lifted::{self, LiftedOptimum};
+use random_task::random_task;
 use shared_data::benchmarks;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -88,7 +89,7 @@ fn check_grounding(domain: &Path, problem: &Path, seed: u64, keep_irrelevant: bo
             .collect()
     };
     let static_atoms = compiled_away(&initial);
-    let objects = object_names(&checked);
+    let objects = lifted::object_names(&checked);
     let mut rng = Rng::new(seed);
     let mut steps = 0;
     for _ in 0..WALKS {
@@ -184,17 +185,6 @@ fn check_grounding(domain: &Path, problem: &Path, seed: u64, keep_irrelevant: bo
     steps
 }
 
-fn object_names(checked: &planner::load::CheckedTask) -> Vec<String> {
-    let mut names: BTreeSet<String> = checked
-        .problem
-        .objects
-        .iter()
-        .map(|o| o.name.text.clone())
-        .collect();
-    names.extend(checked.domain.constants.iter().map(|c| c.name.text.clone()));
-    names.into_iter().collect()
-}
-
 /// Every lifted action applicable to some object tuple is among the ground
 /// applicable operators (checked where the tuples are few enough).
 fn check_lifted_complete(
@@ -205,56 +195,21 @@ fn check_lifted_complete(
     applicable: &BTreeSet<u32>,
     context: &dyn Fn() -> String,
 ) {
-    let total: usize = checked
-        .domain
-        .actions
-        .iter()
-        .map(|a| objects.len().saturating_pow(a.parameters.len() as u32))
-        .fold(0usize, |acc, n| acc.saturating_add(n));
-    if total > MAX_LIFTED_TUPLES {
+    if lifted::tuple_count(checked, objects.len()) > MAX_LIFTED_TUPLES {
         return;
     }
     let ground_lines: BTreeSet<String> = applicable
         .iter()
         .map(|&op| task.operators[op as usize].plan_line())
         .collect();
-    for action in &checked.domain.actions {
-        let arity = action.parameters.len();
-        let mut tuple = vec![0usize; arity];
-        loop {
-            let args: Vec<&str> = tuple.iter().map(|&i| objects[i].as_str()).collect();
-            if let Ok(next) = lifted.apply(&action.name.text, &args) {
-                let mut line = format!("({}", action.name.text);
-                for a in &args {
-                    line.push(' ');
-                    line.push_str(a);
-                }
-                line.push(')');
-                // The grounder drops a step that changes nothing but
-                // the metric (it is never of use in a plan).
-                assert!(
-                    ground_lines.contains(&line) || same_state(task, lifted, &next),
-                    "{}: lifted {line} is applicable and changes the state, the ground task lacks it",
-                    context()
-                );
-            }
-            // Next tuple, odometer style.
-            let mut i = arity;
-            loop {
-                if i == 0 {
-                    break;
-                }
-                i -= 1;
-                tuple[i] += 1;
-                if tuple[i] < objects.len() {
-                    break;
-                }
-                tuple[i] = 0;
-            }
-            if arity == 0 || tuple.iter().all(|&x| x == 0) {
-                break;
-            }
-        }
+    for (line, next) in lifted::successors(checked, objects, lifted) {
+        // The grounder drops a step that changes nothing but the metric
+        // (it is never of use in a plan).
+        assert!(
+            ground_lines.contains(&line) || same_state(task, lifted, &next),
+            "{}: lifted {line} is applicable and changes the state, the ground task lacks it",
+            context()
+        );
     }
 }
 
@@ -590,7 +545,7 @@ fn random_tasks_optimal_costs_agree() {
     for seed in 1..=random_task_count() {
         let (domain, problem) = write_random_task(folder.path(), seed);
         let checked = load_task(&domain, &problem, None).expect("loads");
-        let reference = lifted_optimum(&checked, 20_000);
+        let reference = lifted::optimum(&checked, 20_000);
         match reference {
             LiftedOptimum::Cost(_) => solvable += 1,
             LiftedOptimum::Unsolvable => unsolvable += 1,

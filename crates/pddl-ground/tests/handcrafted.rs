@@ -1066,13 +1066,16 @@ fn finishing_asks_the_stop_condition_between_its_phases() {
 /// value; a goal that some state may satisfy names none.
 #[test]
 fn impossible_goals_name_their_literal() {
-    let impossible = |goal: &str| {
-        let problem = TYPING_PROBLEM.replace("(:goal (visited b))", &format!("(:goal {goal})"));
-        ok(TYPING_DOMAIN, &problem)
+    let literals = |domain: &str, problem: &str| -> Vec<String> {
+        ok(domain, problem)
             .impossible_goal
             .iter()
             .map(|literal| literal.to_string())
-            .collect::<Vec<_>>()
+            .collect()
+    };
+    let impossible = |goal: &str| {
+        let problem = TYPING_PROBLEM.replace("(:goal (visited b))", &format!("(:goal {goal})"));
+        literals(TYPING_DOMAIN, &problem)
     };
     // Roads are one-way: nothing reaches the depot.
     assert_eq!(impossible("(visited depot)"), ["(visited depot)"]);
@@ -1085,12 +1088,10 @@ fn impossible_goals_name_their_literal() {
             "(:goal (visited b))",
             "(:goal (and (visited b) (not (visited a))))",
         );
-    let literals: Vec<String> = ok(TYPING_DOMAIN, &visited_first)
-        .impossible_goal
-        .iter()
-        .map(|literal| literal.to_string())
-        .collect();
-    assert_eq!(literals, ["(not (visited a))"]);
+    assert_eq!(
+        literals(TYPING_DOMAIN, &visited_first),
+        ["(not (visited a))"]
+    );
     assert_eq!(
         impossible("(or (visited depot) (at c1 depot))"),
         ["(visited depot)", "(at c1 depot)"]
@@ -1105,14 +1106,9 @@ fn impossible_goals_name_their_literal() {
     let problem = "(define (problem cap-1) (:domain cap) (:objects truck)
       (:init (= (capacity truck) 5) (= (load) 0))
       (:goal (and (loaded truck) (> (capacity truck) (* 2 (- 6))))))";
-    assert!(ok(domain, problem).impossible_goal.is_empty());
+    assert!(literals(domain, problem).is_empty());
     let problem = problem.replace("(- 6)", "6");
-    let literals: Vec<String> = ok(domain, &problem)
-        .impossible_goal
-        .iter()
-        .map(|literal| literal.to_string())
-        .collect();
-    assert_eq!(literals, ["(> (capacity truck) (* 2 6))"]);
+    assert_eq!(literals(domain, &problem), ["(> (capacity truck) (* 2 6))"]);
     assert!(impossible("(or (visited depot) (visited b))").is_empty());
     assert!(impossible("(and (at t1 a) (at t1 b))").is_empty());
 }
