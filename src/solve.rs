@@ -318,6 +318,56 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
     ))
 }
 
+/// Why a task proven unsolvable is so from the start, where the delete
+/// relaxation with numeric conditions tells
+/// ([`pddl_search::heuristics::unreachable`]): "even ignoring delete
+/// effects, nothing makes `(at home)` true, nor `(>= (fuel) 1)`", naming
+/// the first few literals out of its reach; `None` where it reaches them
+/// all, or where grounding explained the goal already
+/// ([`impossible_goal_reason`]).
+pub fn unreachable_goal_reason(task: &Task) -> Option<String> {
+    use pddl_search::heuristics::unreachable::{GoalLiteral, relaxed_unreachable_goal};
+    /// Literals named before the rest are counted.
+    const NAMED: usize = 3;
+    if !task.impossible_goal.is_empty() {
+        return None;
+    }
+    let literals: Vec<String> = relaxed_unreachable_goal(task)
+        .into_iter()
+        .filter_map(|literal| match literal {
+            GoalLiteral::Fact { fact, positive } => {
+                let atom = &task.facts[fact as usize];
+                // The grounder's own facts name nothing in the files.
+                (!atom.predicate.starts_with('@')).then(|| {
+                    let value = if positive { "true" } else { "false" };
+                    format!("`{atom}` {value}")
+                })
+            }
+            GoalLiteral::Comparison(i) => {
+                let condition = &task.goal.numeric[i];
+                Some(format!(
+                    "`({} {} {})` true",
+                    condition.op.symbol(),
+                    pddl_ground::dump::expr(task, &condition.lhs),
+                    pddl_ground::dump::expr(task, &condition.rhs)
+                ))
+            }
+        })
+        .collect();
+    if literals.is_empty() {
+        return None;
+    }
+    let more = match literals.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        n => format!(" (and {n} more goal literals)"),
+    };
+    let named: Vec<&str> = literals.iter().take(NAMED).map(String::as_str).collect();
+    Some(format!(
+        "from the initial state, even ignoring delete effects, nothing makes {}{more}",
+        named.join(", nor ")
+    ))
+}
+
 /// The note for operators grounding left out because they change one
 /// numeric value twice ([`Task::double_updates`]), which may be why a
 /// task has no plan; `None` where there were none.

@@ -237,6 +237,52 @@ fn an_impossible_goal_names_its_literal() {
     );
 }
 
+/// A task whose goal the numeric relaxation proves out of reach from the
+/// start (here: moving needs fuel, which only goes down) is explained
+/// after the search proves it unsolvable, on the `-q` line and after the
+/// statistics.
+#[test]
+fn a_goal_out_of_the_relaxations_reach_is_named() {
+    let dir = tempdir("unreachable-goal");
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    std::fs::write(
+        &domain,
+        "(define (domain fuel) (:requirements :numeric-fluents)
+           (:predicates (at ?p) (road ?a ?b)) (:functions (fuel))
+           (:action drive :parameters (?a ?b)
+             :precondition (and (at ?a) (road ?a ?b) (>= (fuel) 1))
+             :effect (and (not (at ?a)) (at ?b) (decrease (fuel) 1))))",
+    )
+    .unwrap();
+    std::fs::write(
+        &problem,
+        "(define (problem empty-tank) (:domain fuel) (:objects home town)
+           (:init (at home) (road home town) (= (fuel) 0))
+           (:goal (and (at town) (>= (fuel) 0))))",
+    )
+    .unwrap();
+    let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
+    let reason =
+        "from the initial state, even ignoring delete effects, nothing makes `(at town)` true";
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(stderr, format!("unsolvable: {reason}\n"));
+    let (status, _, stderr) = run(&files);
+    assert_eq!(status, Some(4), "{stderr}");
+    assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
+    // With fuel, the same task is solved.
+    std::fs::write(
+        &problem,
+        std::fs::read_to_string(&problem)
+            .unwrap()
+            .replace("(= (fuel) 0)", "(= (fuel) 1)"),
+    )
+    .unwrap();
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(0), "{stderr}");
+}
+
 /// Operators left out because two parameters naming one object make them
 /// change one value twice are named where the task ends without a plan:
 /// on the `-q` line, after the statistics and by `plan ground`.

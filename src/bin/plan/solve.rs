@@ -7,6 +7,7 @@ use planner::load::LoadError;
 use planner::search::{Engine, Outcome, SearchOptions};
 use planner::solve::{
     Solution, SolveError, double_updates_note, impossible_goal_reason, plan_text, solve_files,
+    unreachable_goal_reason,
 };
 
 use crate::ground_limits::{GroundLimitArgs, solve_note};
@@ -288,6 +289,12 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
                 eprintln!("{}: note: {note}", outcome_name(result.outcome));
                 return;
             }
+            if result.outcome == Outcome::Unsolvable
+                && let Some(reason) = unreachable_goal_reason(&solution.task)
+            {
+                eprintln!("unsolvable: {reason}");
+                return;
+            }
             match result.lower_bound {
                 Some(bound) if bound > 0 => eprintln!(
                     "{}: no plan costs less than {}",
@@ -336,9 +343,13 @@ fn print_summary(solution: &Solution, metric_value: Option<f64>, quiet: bool) {
         (None, _) => {}
     }
     if result.plan.is_none() {
+        let unreachable = (result.outcome == Outcome::Unsolvable)
+            .then(|| unreachable_goal_reason(&solution.task))
+            .flatten();
         let notes = [
             impossible_goal_reason(&solution.task),
             double_updates_note(&solution.task),
+            unreachable,
         ];
         for note in notes.into_iter().flatten() {
             eprintln!("note: {note}");

@@ -19,6 +19,7 @@ pub mod novelty;
 pub mod numeric;
 pub mod pdb;
 pub mod relaxation;
+pub mod unreachable;
 
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};

@@ -373,8 +373,9 @@ impl RelaxedTask {
         self.facts as u32 + 2
     }
 
-    /// The "false" proposition of fact `f`, if the relaxation has one.
-    fn negated_prop(&self, f: FactId) -> Option<u32> {
+    /// The "false" proposition of fact `f`, if the relaxation has one (a
+    /// fact the goal or an axiom needs false).
+    pub(crate) fn negated_prop(&self, f: FactId) -> Option<u32> {
         let i = self.negated.binary_search(&f).ok()?;
         Some(self.first_negated_prop() + i as u32)
     }
