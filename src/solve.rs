@@ -320,13 +320,13 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
 
 /// Why a task proven unsolvable is so from the start, where the delete
 /// relaxation with numeric conditions tells
-/// ([`pddl_search::heuristics::unreachable`]): "even ignoring delete
+/// ([`pddl_search::heuristics::out_of_reach`]): "even ignoring delete
 /// effects, nothing makes `(at home)` true, nor `(>= (fuel) 1)`", naming
 /// the first few literals out of its reach; `None` where it reaches them
 /// all, or where grounding explained the goal already
 /// ([`impossible_goal_reason`]).
 pub fn unreachable_goal_reason(task: &Task) -> Option<String> {
-    use pddl_search::heuristics::unreachable::{GoalLiteral, relaxed_unreachable_goal};
+    use pddl_search::heuristics::out_of_reach::{GoalLiteral, relaxed_unreachable_goal};
     /// Literals named before the rest are counted.
     const NAMED: usize = 3;
     if !task.impossible_goal.is_empty() {

@@ -5,7 +5,9 @@
 //! A heuristic maps a state to an estimate of the cost to the goal, or to
 //! `None` for a recognised dead end. Relaxation heuristics share
 //! [`relaxation`]; see its docs for how conditional effects, axioms and
-//! numeric conditions are treated.
+//! numeric conditions are treated. [`out_of_reach`] is no heuristic: it
+//! uses the relaxation to name the goal literals out of reach from the
+//! initial state, to explain an unsolvable task.
 
 pub mod blind;
 pub mod cache;
@@ -17,9 +19,9 @@ pub mod landmarks;
 pub mod lmcut;
 pub mod novelty;
 pub mod numeric;
+pub mod out_of_reach;
 pub mod pdb;
 pub mod relaxation;
-pub mod unreachable;
 
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
