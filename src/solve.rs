@@ -272,35 +272,41 @@ impl Solution {
     }
 }
 
-/// Why the goal can never hold, where grounding found out
-/// ([`Task::impossible_goal`]): "the goal can never hold: nothing makes
-/// `(a)` true, nor `(b)` false, ..." naming the first few literals; `None`
-/// where grounding did not.
-pub fn impossible_goal_reason(task: &Task) -> Option<String> {
-    /// Literals named before the rest are counted.
-    const NAMED: usize = 3;
-    let literals = &task.impossible_goal;
-    if literals.is_empty() {
-        return None;
-    }
+/// Goal literals named in a reason before the rest are counted.
+const NAMED_LITERALS: usize = 3;
+
+/// "`(a)` true, nor `(b)` false (and 2 more goal literals)": the first few
+/// literals as a reason names them, a comparison followed by
+/// `comparison_note`.
+fn name_literals(literals: &[ImpossibleLiteral], comparison_note: &str) -> String {
     let named: Vec<String> = literals
         .iter()
-        .take(NAMED)
+        .take(NAMED_LITERALS)
         .map(|literal| match literal {
             ImpossibleLiteral::Atom {
                 atom,
                 positive: false,
             } => format!("`{atom}` false"),
             ImpossibleLiteral::Atom { atom, .. } => format!("`{atom}` true"),
-            ImpossibleLiteral::Comparison(text) => {
-                format!("`{text}` true (its fluents never change)")
-            }
+            ImpossibleLiteral::Comparison(text) => format!("`{text}` true{comparison_note}"),
         })
         .collect();
-    let more = match literals.len().saturating_sub(NAMED) {
+    let more = match literals.len().saturating_sub(NAMED_LITERALS) {
         0 => String::new(),
         n => format!(" (and {n} more goal literals)"),
     };
+    format!("{}{more}", named.join(", nor "))
+}
+
+/// Why the goal can never hold, where grounding found out
+/// ([`Task::impossible_goal`]): "the goal can never hold: nothing makes
+/// `(a)` true, nor `(b)` false, ..." naming the first few literals; `None`
+/// where grounding did not.
+pub fn impossible_goal_reason(task: &Task) -> Option<String> {
+    let literals = &task.impossible_goal;
+    if literals.is_empty() {
+        return None;
+    }
     // Relaxed reachability is what proves an atom out of reach (an atom
     // needed false is named because it is true at first and nothing
     // deletes it).
@@ -313,59 +319,58 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
         ""
     };
     Some(format!(
-        "the goal can never hold: nothing makes {}{more}{suffix}",
-        named.join(", nor ")
+        "the goal can never hold: nothing makes {}{suffix}",
+        name_literals(literals, " (its fluents never change)")
     ))
 }
 
-/// Why a task proven unsolvable is so from the start, where the delete
-/// relaxation with numeric conditions tells
-/// ([`pddl_search::heuristics::out_of_reach`]): "even ignoring delete
-/// effects, nothing makes `(at home)` true, nor `(>= (fuel) 1)`", naming
-/// the first few literals out of its reach; `None` where it reaches them
-/// all, or where grounding explained the goal already
-/// ([`impossible_goal_reason`]).
-pub fn unreachable_goal_reason(task: &Task) -> Option<String> {
+/// The goal literals that the delete relaxation with numeric conditions
+/// never reaches from the initial state
+/// ([`pddl_search::heuristics::out_of_reach`]), comparisons written with
+/// the fluents' names; empty where it reaches them all, and where
+/// grounding named literals already ([`Task::impossible_goal`]).
+pub fn out_of_reach_goal(task: &Task) -> Vec<ImpossibleLiteral> {
     use pddl_search::heuristics::out_of_reach::{GoalLiteral, relaxed_unreachable_goal};
-    /// Literals named before the rest are counted.
-    const NAMED: usize = 3;
     if !task.impossible_goal.is_empty() {
-        return None;
+        return Vec::new();
     }
-    let literals: Vec<String> = relaxed_unreachable_goal(task)
+    relaxed_unreachable_goal(task)
         .into_iter()
         .filter_map(|literal| match literal {
             GoalLiteral::Fact { fact, positive } => {
                 let atom = &task.facts[fact as usize];
                 // The grounder's own facts name nothing in the files.
-                (!atom.predicate.starts_with('@')).then(|| {
-                    let value = if positive { "true" } else { "false" };
-                    format!("`{atom}` {value}")
+                (!atom.predicate.starts_with('@')).then(|| ImpossibleLiteral::Atom {
+                    atom: atom.clone(),
+                    positive,
                 })
             }
             GoalLiteral::Comparison(i) => {
                 let condition = &task.goal.numeric[i];
-                Some(format!(
-                    "`({} {} {})` true",
+                Some(ImpossibleLiteral::Comparison(format!(
+                    "({} {} {})",
                     condition.op.symbol(),
                     pddl_ground::dump::expr(task, &condition.lhs),
                     pddl_ground::dump::expr(task, &condition.rhs)
-                ))
+                )))
             }
         })
-        .collect();
-    if literals.is_empty() {
-        return None;
-    }
-    let more = match literals.len().saturating_sub(NAMED) {
-        0 => String::new(),
-        n => format!(" (and {n} more goal literals)"),
-    };
-    let named: Vec<&str> = literals.iter().take(NAMED).map(String::as_str).collect();
-    Some(format!(
-        "from the initial state, even ignoring delete effects, nothing makes {}{more}",
-        named.join(", nor ")
-    ))
+        .collect()
+}
+
+/// Why a task proven unsolvable is so from the start, where the delete
+/// relaxation with numeric conditions tells ([`out_of_reach_goal`]):
+/// "from the initial state, even ignoring delete effects, nothing makes
+/// `(at home)` true, nor `(>= (fuel) 1)` true", naming the first few
+/// literals out of its reach; `None` where there are none.
+pub fn unreachable_goal_reason(task: &Task) -> Option<String> {
+    let literals = out_of_reach_goal(task);
+    (!literals.is_empty()).then(|| {
+        format!(
+            "from the initial state, even ignoring delete effects, nothing makes {}",
+            name_literals(&literals, "")
+        )
+    })
 }
 
 /// The note for operators grounding left out because they change one

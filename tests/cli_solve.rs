@@ -271,6 +271,12 @@ fn a_goal_out_of_the_relaxations_reach_is_named() {
     let (status, _, stderr) = run(&files);
     assert_eq!(status, Some(4), "{stderr}");
     assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
+    let (status, stdout, stderr) = run(&[&["--json"], &files[..]].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(
+        json(&stdout)["impossible_goal"],
+        serde_json::json!(["(at town)"])
+    );
     // With fuel, the same task is solved.
     std::fs::write(
         &problem,

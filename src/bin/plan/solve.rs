@@ -6,8 +6,8 @@ use planner::input::InputError;
 use planner::load::LoadError;
 use planner::search::{Engine, Outcome, SearchOptions};
 use planner::solve::{
-    Solution, SolveError, double_updates_note, impossible_goal_reason, plan_text, solve_files,
-    unreachable_goal_reason,
+    Solution, SolveError, double_updates_note, impossible_goal_reason, out_of_reach_goal,
+    plan_text, solve_files, unreachable_goal_reason,
 };
 
 use crate::ground_limits::{GroundLimitArgs, solve_note};
@@ -413,6 +413,20 @@ fn json_cost(cost_model: &CostModel, cost: Cost) -> serde_json::Value {
     }
 }
 
+/// The goal literals that can never hold: those grounding named, or where
+/// the search proved the task unsolvable, those the relaxation never
+/// reaches from the initial state.
+fn impossible_goal_json(solution: &Solution) -> Vec<String> {
+    let task = &solution.task;
+    let literals =
+        if task.impossible_goal.is_empty() && solution.result.outcome == Outcome::Unsolvable {
+            out_of_reach_goal(task)
+        } else {
+            task.impossible_goal.clone()
+        };
+    literals.iter().map(|literal| literal.to_string()).collect()
+}
+
 /// One JSON object describing the whole run; `"validated"` says what
 /// `--validate` found (null where it did not run or could not check).
 fn json_report(
@@ -441,7 +455,7 @@ fn json_report(
             "search": solution.times.search.as_secs_f64(),
         },
         "peak_memory_bytes": planner::memory::peak_bytes().unwrap_or(stats.peak_memory_bytes),
-        "impossible_goal": solution.task.impossible_goal.iter().map(|literal| literal.to_string()).collect::<Vec<_>>(),
+        "impossible_goal": impossible_goal_json(solution),
         "validated": match check {
             Some(Check::Valid) => Some(true),
             Some(Check::Rejected(_)) => Some(false),
