@@ -83,8 +83,8 @@ mod tests {
     use crate::testing::TaskBuilder;
     use pddl_ground::task::{AssignOp, Comparison};
 
-    /// `drive` reaches f1 but needs fuel, which only `burn` changes, down;
-    /// `light` adds f2 and nothing deletes f0.
+    /// `drive` adds f1 but needs fuel, which it and `burn` (adding f2)
+    /// only use up; nothing deletes f0.
     fn fuel_task(fuel: f64) -> TaskBuilder {
         let mut t = TaskBuilder::new(3);
         let tank = t.fluent(fuel);
