@@ -9,11 +9,7 @@
 //! undefined, read by effects only) and, on half the seeds, action costs
 //! (constant, zero or read from a static function) with a `total-cost`
 //! metric. Every name is used within its type, so each task is valid PDDL;
-//! its meaning is whatever the seed made, and many are unsolvable. Used
-//! by `semantics_agree.rs` and `grounding_relevance.rs`.
-
-// Each test binary uses a different part of this module.
-#![allow(dead_code)]
+//! its meaning is whatever the seed made, and many are unsolvable.
 //!
 //! [`lifted`] steps through the validator's lifted model: every action on
 //! every tuple of objects, and the cheapest plan by uniform-cost search
