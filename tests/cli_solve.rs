@@ -161,39 +161,18 @@ fn exhausted_search_space_exits_4() {
 /// line as after the statistics.
 #[test]
 fn an_impossible_goal_names_its_literal() {
-    let dir = tempdir("impossible-goal");
-    let domain = dir.join("domain.pddl");
-    let problem = dir.join("problem.pddl");
-    std::fs::write(
-        &domain,
+    let (domain, problem) = task_files(
+        "impossible-goal",
         "(define (domain roads) (:predicates (at ?p) (road ?a ?b))
            (:action drive :parameters (?a ?b) :precondition (and (at ?a) (road ?a ?b))
              :effect (and (not (at ?a)) (at ?b))))",
-    )
-    .unwrap();
-    std::fs::write(
-        &problem,
         "(define (problem one-way) (:domain roads) (:objects home town)
            (:init (at town) (road home town)) (:goal (at home)))",
-    )
-    .unwrap();
+    );
     let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
-    let reason = "the goal can never hold: nothing makes `(at home)` true";
-    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
-    assert_eq!(status, Some(4), "{stderr}");
-    assert!(
-        stderr.starts_with(&format!("unsolvable: {reason}")),
-        "{stderr}"
-    );
-    let (status, _, stderr) = run(&files);
-    assert_eq!(status, Some(4), "{stderr}");
-    assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
-    let (status, stdout, stderr) = run(&[&["--json"], &files[..]].concat());
-    assert_eq!(status, Some(4), "{stderr}");
-    assert_eq!(
-        json(&stdout)["impossible_goal"],
-        serde_json::json!(["(at home)"])
-    );
+    let reason =
+        "the goal can never hold: nothing makes `(at home)` true, even ignoring delete effects";
+    assert_unsolvable_explained(&files, reason, serde_json::json!(["(at home)"]));
     let (_, stdout, _) = run(&[BLOCKS_DOMAIN, BLOCKS_PROBLEM, "--json"]);
     assert_eq!(json(&stdout)["impossible_goal"], serde_json::json!([]));
     // `plan ground` grounds it (exit 0) and says the same.
@@ -243,40 +222,21 @@ fn an_impossible_goal_names_its_literal() {
 /// statistics.
 #[test]
 fn a_goal_out_of_the_relaxations_reach_is_named() {
-    let dir = tempdir("unreachable-goal");
-    let domain = dir.join("domain.pddl");
-    let problem = dir.join("problem.pddl");
-    std::fs::write(
-        &domain,
+    let (domain, problem) = task_files(
+        "unreachable-goal",
         "(define (domain fuel) (:requirements :numeric-fluents)
            (:predicates (at ?p) (road ?a ?b)) (:functions (fuel))
            (:action drive :parameters (?a ?b)
              :precondition (and (at ?a) (road ?a ?b) (>= (fuel) 1))
              :effect (and (not (at ?a)) (at ?b) (decrease (fuel) 1))))",
-    )
-    .unwrap();
-    std::fs::write(
-        &problem,
         "(define (problem empty-tank) (:domain fuel) (:objects home town)
            (:init (at home) (road home town) (= (fuel) 0))
            (:goal (and (at town) (>= (fuel) 0))))",
-    )
-    .unwrap();
+    );
     let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
     let reason =
         "from the initial state, even ignoring delete effects, nothing makes `(at town)` true";
-    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
-    assert_eq!(status, Some(4), "{stderr}");
-    assert_eq!(stderr, format!("unsolvable: {reason}\n"));
-    let (status, _, stderr) = run(&files);
-    assert_eq!(status, Some(4), "{stderr}");
-    assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
-    let (status, stdout, stderr) = run(&[&["--json"], &files[..]].concat());
-    assert_eq!(status, Some(4), "{stderr}");
-    assert_eq!(
-        json(&stdout)["impossible_goal"],
-        serde_json::json!(["(at town)"])
-    );
+    assert_unsolvable_explained(&files, reason, serde_json::json!(["(at town)"]));
     // With fuel, the same task is solved.
     std::fs::write(
         &problem,
@@ -765,6 +725,36 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_solve-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// `plan` on `files` proves the task unsolvable (exit 4) and says why:
+/// `unsolvable: {reason}` is the whole `-q` line, `note: {reason}` follows
+/// the statistics, and `--json` lists `literals` in `"impossible_goal"`.
+fn assert_unsolvable_explained(files: &[&str], reason: &str, literals: serde_json::Value) {
+    let (status, _, stderr) = run(&[&["-q"], files].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(stderr, format!("unsolvable: {reason}\n"));
+    let (status, _, stderr) = run(files);
+    assert_eq!(status, Some(4), "{stderr}");
+    assert!(stderr.contains(&format!("note: {reason}")), "{stderr}");
+    let (status, stdout, stderr) = run(&[&["--json"], files].concat());
+    assert_eq!(status, Some(4), "{stderr}");
+    assert_eq!(json(&stdout)["impossible_goal"], literals);
+}
+
+/// Writes `domain.pddl` and `problem.pddl` with these texts into the
+/// folder [`tempdir`] gives `name`; returns their paths.
+fn task_files(
+    name: &str,
+    domain_text: &str,
+    problem_text: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempdir(name);
+    let domain = dir.join("domain.pddl");
+    let problem = dir.join("problem.pddl");
+    std::fs::write(&domain, domain_text).unwrap();
+    std::fs::write(&problem, problem_text).unwrap();
+    (domain, problem)
 }
 
 /// `total-time` in a metric counts steps, as the validator counts them:
@@ -1294,23 +1284,15 @@ fn an_output_file_named_dash_is_standard_output() {
 /// plan found is the same either way.
 #[test]
 fn ground_stats_count_the_irrelevant_operators_removed() {
-    let dir = tempdir("relevance");
-    let domain = dir.join("domain.pddl");
-    let problem = dir.join("problem.pddl");
-    std::fs::write(
-        &domain,
+    let (domain, problem) = task_files(
+        "relevance",
         "(define (domain relevance) (:requirements :strips)
   (:predicates (start) (goal) (noise))
   (:action reach :parameters () :precondition (start) :effect (goal))
   (:action make-noise :parameters () :precondition (start) :effect (noise)))",
-    )
-    .unwrap();
-    std::fs::write(
-        &problem,
         "(define (problem relevance-1) (:domain relevance)
   (:init (start)) (:goal (goal)))",
-    )
-    .unwrap();
+    );
     let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
     let stat = |stdout: &str, key: &str| -> String {
         stdout
