@@ -326,36 +326,45 @@ pub fn impossible_goal_reason(task: &Task) -> Option<String> {
 
 /// The goal literals that the delete relaxation with numeric conditions
 /// never reaches from the initial state
-/// ([`pddl_search::heuristics::out_of_reach`]), comparisons written with
-/// the fluents' names; empty where it reaches them all, and where
-/// grounding named literals already ([`Task::impossible_goal`]).
+/// ([`pddl_search::heuristics::out_of_reach`]; for a goal of several
+/// alternatives, literals such that each alternative needs one),
+/// comparisons written with the fluents' names, followed by the literals
+/// for which grounding dropped the other alternatives
+/// ([`Task::dropped_goal_literals`]); empty where the relaxation reaches
+/// the goal, and where grounding named literals already
+/// ([`Task::impossible_goal`]).
 pub fn out_of_reach_goal(task: &Task) -> Vec<ImpossibleLiteral> {
     use pddl_search::heuristics::out_of_reach::{GoalLiteral, relaxed_unreachable_goal};
     if !task.impossible_goal.is_empty() {
         return Vec::new();
     }
-    relaxed_unreachable_goal(task)
+    let mut literals: Vec<ImpossibleLiteral> = relaxed_unreachable_goal(task)
         .into_iter()
         .filter_map(|literal| match literal {
             GoalLiteral::Fact { fact, positive } => {
                 let atom = &task.facts[fact as usize];
                 // The grounder's own facts name nothing in the files.
-                (!atom.predicate.starts_with('@')).then(|| ImpossibleLiteral::Atom {
+                (!atom.is_grounder_own()).then(|| ImpossibleLiteral::Atom {
                     atom: atom.clone(),
                     positive,
                 })
             }
-            GoalLiteral::Comparison(i) => {
-                let condition = &task.goal.numeric[i];
-                Some(ImpossibleLiteral::Comparison(format!(
-                    "({} {} {})",
-                    condition.op.symbol(),
-                    pddl_ground::dump::expr(task, &condition.lhs),
-                    pddl_ground::dump::expr(task, &condition.rhs)
-                )))
-            }
+            GoalLiteral::Comparison(condition) => Some(ImpossibleLiteral::Comparison(format!(
+                "({} {} {})",
+                condition.op.symbol(),
+                pddl_ground::dump::expr(task, &condition.lhs),
+                pddl_ground::dump::expr(task, &condition.rhs)
+            ))),
         })
-        .collect()
+        .collect();
+    if !literals.is_empty() {
+        for literal in &task.dropped_goal_literals {
+            if !literals.contains(literal) {
+                literals.push(literal.clone());
+            }
+        }
+    }
+    literals
 }
 
 /// Why a task proven unsolvable is so from the start, where the delete

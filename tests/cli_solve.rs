@@ -249,6 +249,51 @@ fn a_goal_out_of_the_relaxations_reach_is_named() {
     assert_eq!(status, Some(0), "{stderr}");
 }
 
+/// A goal of several alternatives out of reach names, for each
+/// alternative, a literal it needs: here the city (only a highway leads
+/// there, which takes more fuel than the tank ever holds) and a full
+/// tank; the third alternative needs the city too. Where grounding has
+/// dropped an alternative (no road to the lake), its literal is named
+/// after them.
+#[test]
+fn a_disjunctive_goal_out_of_reach_names_a_literal_of_each_alternative() {
+    let (domain, problem) = task_files(
+        "unreachable-alternatives",
+        "(define (domain fuel)
+           (:requirements :numeric-fluents :disjunctive-preconditions)
+           (:predicates (at ?p) (road ?a ?b) (highway ?a ?b)) (:functions (fuel))
+           (:action drive :parameters (?a ?b)
+             :precondition (and (at ?a) (road ?a ?b) (>= (fuel) 1))
+             :effect (and (not (at ?a)) (at ?b) (decrease (fuel) 1)))
+           (:action speed :parameters (?a ?b)
+             :precondition (and (at ?a) (highway ?a ?b) (>= (fuel) 3))
+             :effect (and (not (at ?a)) (at ?b) (decrease (fuel) 3))))",
+        "(define (problem far) (:domain fuel) (:objects home town city shop lake)
+           (:init (at home) (road home town) (highway town city) (road home shop)
+                  (= (fuel) 1))
+           (:goal (or (at city) (and (at shop) (>= (fuel) 2))
+                      (and (at town) (>= (fuel) 5) (at city)) (at lake))))",
+    );
+    let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
+    let reason = "from the initial state, even ignoring delete effects, nothing makes \
+                  `(at city)` true, nor `(>= (fuel) 2)` true, nor `(at lake)` true";
+    assert_unsolvable_explained(
+        &files,
+        reason,
+        serde_json::json!(["(at city)", "(>= (fuel) 2)", "(at lake)"]),
+    );
+    // With a fuller tank the shop alternative is in reach, and solved.
+    std::fs::write(
+        &problem,
+        std::fs::read_to_string(&problem)
+            .unwrap()
+            .replace("(= (fuel) 1)", "(= (fuel) 3)"),
+    )
+    .unwrap();
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(0), "{stderr}");
+}
+
 /// Operators left out because two parameters naming one object make them
 /// change one value twice are named where the task ends without a plan:
 /// on the `-q` line, after the statistics and by `plan ground`.

@@ -546,7 +546,7 @@ fn constant_goal_literals(raw: &RawTask, constant: &[Option<bool>]) -> Vec<Impos
         .iter()
         .filter(|&&f| constant[f as usize] == Some(true))
         .map(|&f| &raw.facts[f as usize])
-        .filter(|atom| !atom.predicate.starts_with('@'))
+        .filter(|atom| !atom.is_grounder_own())
         .map(|atom| ImpossibleLiteral::Atom {
             atom: atom.clone(),
             positive: false,
@@ -692,6 +692,7 @@ fn compact(
         cost_model,
         interchangeable_objects: Vec::new(),
         impossible_goal: std::mem::take(&mut raw.impossible_goal),
+        dropped_goal_literals: std::mem::take(&mut raw.dropped_goal_literals),
         double_updates: std::mem::take(&mut raw.double_updates),
     })
 }

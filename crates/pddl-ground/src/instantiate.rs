@@ -70,6 +70,8 @@ pub(crate) struct RawTask {
     pub conditional_numeric: Vec<FluentId>,
     /// See [`Task::impossible_goal`](crate::Task::impossible_goal).
     pub impossible_goal: Vec<ImpossibleLiteral>,
+    /// See [`Task::dropped_goal_literals`](crate::Task::dropped_goal_literals).
+    pub dropped_goal_literals: Vec<ImpossibleLiteral>,
     /// See [`Task::double_updates`](crate::Task::double_updates).
     pub double_updates: DoubleUpdates,
 }
@@ -1058,11 +1060,12 @@ pub(crate) fn instantiate(
     let goal_formula = gr.condition(&model.goal, &mut bind, model.goal_span)?;
     let false_goal_literals = gr.false_goal_literals.take().unwrap_or_default();
     let goal_disjuncts = gr.alternatives(&goal_formula, true);
-    // Only a goal that no state satisfies is explained by them.
-    let impossible_goal = if goal_disjuncts.is_empty() {
-        false_goal_literals
+    // A goal that no state satisfies is explained by them; otherwise
+    // they took away alternatives of the goal.
+    let (impossible_goal, dropped_goal_literals) = if goal_disjuncts.is_empty() {
+        (false_goal_literals, Vec::new())
     } else {
-        Vec::new()
+        (Vec::new(), false_goal_literals)
     };
     axioms.append(&mut gr.aux_axioms);
     let goal = match goal_disjuncts.len() {
@@ -1135,6 +1138,7 @@ pub(crate) fn instantiate(
     conditional_numeric.dedup();
     Ok(RawTask {
         impossible_goal,
+        dropped_goal_literals,
         double_updates: DoubleUpdates::default(),
         facts,
         derived,

@@ -130,6 +130,16 @@ impl fmt::Display for GroundAtom {
     }
 }
 
+impl GroundAtom {
+    /// Whether the grounder made this atom up (`(@goal)` for a goal of
+    /// several alternatives, `(@or n)` for a disjunction inside a
+    /// condition...): such atoms name nothing in the files, so messages
+    /// do not show them. PDDL's grammar has names start with a letter.
+    pub fn is_grounder_own(&self) -> bool {
+        self.predicate.starts_with('@')
+    }
+}
+
 /// A ground numeric expression over fluent ids.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NumExpr {
@@ -478,6 +488,12 @@ pub struct Task {
     /// deletes, or a comparison of unchanging fluents that is false); empty
     /// otherwise, also where an equality made the goal false.
     pub impossible_goal: Vec<ImpossibleLiteral>,
+    /// Where the goal keeps some of its alternatives: the literals that
+    /// grounding found can never hold, as in [`Task::impossible_goal`],
+    /// which took the others away (`(or (at city) (at shop))` with no
+    /// road to the city: `(at city)`); empty otherwise. They complete a
+    /// reason found later for a task without a plan.
+    pub dropped_goal_literals: Vec<ImpossibleLiteral>,
     /// Operators left out because their unconditional numeric effects
     /// change one fluent twice in one step, which PDDL 2.1 leaves
     /// undefined (the validator rejects such a step): usually two

@@ -1098,6 +1098,25 @@ fn impossible_goals_name_their_literal() {
     );
     // Reachable, or false for other reasons than a literal: nothing named.
     assert!(impossible("(visited b)").is_empty());
+    // An alternative left: the literals that took the others away are
+    // kept apart, to complete a later reason.
+    let problem = TYPING_PROBLEM.replace(
+        "(:goal (visited b))",
+        "(:goal (or (visited depot) (visited b) (and (visited a) (road b a))))",
+    );
+    let task = ok(TYPING_DOMAIN, &problem);
+    assert!(task.impossible_goal.is_empty());
+    let dropped: Vec<String> = task
+        .dropped_goal_literals
+        .iter()
+        .map(|literal| literal.to_string())
+        .collect();
+    assert_eq!(dropped, ["(visited depot)", "(road b a)"]);
+    assert!(
+        ok(TYPING_DOMAIN, TYPING_PROBLEM)
+            .dropped_goal_literals
+            .is_empty()
+    );
     // A comparison of functions nothing changes, false from the start.
     let domain = "(define (domain cap) (:requirements :numeric-fluents)
       (:predicates (loaded ?x)) (:functions (capacity ?x) (load))

@@ -168,6 +168,7 @@ impl TaskBuilder {
             cost_model: CostModel::Unit,
             interchangeable_objects: Vec::new(),
             impossible_goal: Vec::new(),
+            dropped_goal_literals: Vec::new(),
             double_updates: Default::default(),
         }
     }
