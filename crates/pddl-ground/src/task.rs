@@ -134,7 +134,8 @@ impl GroundAtom {
     /// Whether the grounder made this atom up (`(@goal)` for a goal of
     /// several alternatives, `(@or n)` for a disjunction inside a
     /// condition...): such atoms name nothing in the files, so messages
-    /// do not show them. PDDL's grammar has names start with a letter.
+    /// do not show them. The parser refuses names of the files that start
+    /// with `@`.
     pub fn is_grounder_own(&self) -> bool {
         self.predicate.starts_with('@')
     }

@@ -105,6 +105,31 @@ fn a_name_is_expected_not_a_paren() {
     assert_eq!(errors[0].span.start, text.find("(a)").unwrap());
 }
 
+/// Names starting with `@` are the planner's own (`(@goal)`), so a file's
+/// may not: in a domain and in a problem alike.
+#[test]
+fn a_name_cannot_start_with_an_at_sign() {
+    let text = "(define (domain d) (:predicates (@goal) (p)) (:action a :effect (p)))";
+    let errors = domain_errors(text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(
+        errors[0].message,
+        "expected a predicate name, found `@goal`"
+    );
+    assert_eq!(
+        errors[0].label.as_deref(),
+        Some("names cannot start with `@`")
+    );
+    assert_eq!(pointed(text, &errors[0]), "@goal");
+    let text = "(define (problem p) (:domain d) (:objects a @b) (:init) (:goal (p a)))";
+    let errors = problem_errors(text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(pointed(text, &errors[0]), "@b");
+    // Elsewhere in a name, `@` is only a character.
+    let text = "(define (domain d) (:predicates (p@q)) (:action a :effect (p@q)))";
+    assert!(parse_domain(text).is_ok());
+}
+
 #[test]
 fn durative_actions_and_timed_literals_are_unsupported_not_syntax_errors() {
     let text = "(define (domain d) (:requirements :durative-actions)

@@ -297,6 +297,17 @@ impl<'a> Parser<'a> {
     // ----- names and terms -----
 
     fn name(&mut self, what: &str) -> PResult<Name> {
+        if self.tok.kind == Tok::Sym && self.current().starts_with('@') {
+            // PDDL names start with a letter; the planner's own facts
+            // (`(@goal)` for a goal of several alternatives) start with
+            // `@`, and a name of the files must not pass for one.
+            let diagnostic = Diagnostic::error(
+                format!("expected {what}, found {}", self.found()),
+                self.tok.span,
+            )
+            .with_label("names cannot start with `@`");
+            return Err(self.report(diagnostic));
+        }
         if self.tok.kind == Tok::Sym && !self.current().starts_with(':') {
             let token = self.bump();
             Ok(Name::new(
