@@ -1,6 +1,7 @@
 //! The validator's lifted model stepped by hand, for the semantics tests:
 //! shares no code with the grounder or the search.
 
+use planner::ground::task::ImpossibleLiteral;
 use planner::load::CheckedTask;
 use planner::validate::LiftedState;
 use std::cmp::Reverse;
@@ -64,13 +65,13 @@ pub fn successors(
 }
 
 /// What uniform-cost search over the lifted states found.
-#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LiftedOptimum {
     /// The cheapest plan's cost: its metric value, or its length without
     /// a metric.
     Cost(f64),
-    /// No state reachable from the initial one satisfies the goal.
-    Unsolvable,
+    /// No state reachable from the initial one satisfies the goal; these
+    /// are all the reachable states (as far as the metric is left out).
+    Unsolvable(Vec<LiftedState>),
     /// More than the given number of states are reachable.
     TooLarge,
 }
@@ -132,5 +133,127 @@ pub fn optimum(checked: &CheckedTask, max_states: usize) -> LiftedOptimum {
             }
         }
     }
-    LiftedOptimum::Unsolvable
+    LiftedOptimum::Unsolvable(states)
+}
+
+/// Whether `literal` (as a reason names it: an atom true or false, or a
+/// comparison written as `plan` writes it, `(>= (+ (f0) (g o1)) 2)`)
+/// holds in some state of `states`. A comparison with an undefined value
+/// does not hold.
+pub fn ever_holds(states: &[LiftedState], literal: &ImpossibleLiteral) -> bool {
+    match literal {
+        ImpossibleLiteral::Atom { atom, positive } => {
+            let wanted = (
+                atom.predicate.to_string(),
+                atom.args.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            );
+            states
+                .iter()
+                .any(|state| state.atoms().contains(&wanted) == *positive)
+        }
+        ImpossibleLiteral::Comparison(text) => {
+            let comparison = SExpr::parse(text);
+            states.iter().any(|state| {
+                let fluents: HashMap<(String, Vec<String>), f64> =
+                    state.fluents().into_iter().collect();
+                comparison.holds(&fluents)
+            })
+        }
+    }
+}
+
+/// A parsed s-expression of a comparison's text.
+enum SExpr {
+    Symbol(String),
+    List(Vec<SExpr>),
+}
+
+impl SExpr {
+    fn parse(text: &str) -> SExpr {
+        let spaced = text.replace('(', " ( ").replace(')', " ) ");
+        let mut tokens = spaced.split_whitespace().peekable();
+        let parsed = SExpr::read(&mut tokens);
+        assert!(tokens.next().is_none(), "trailing text in `{text}`");
+        parsed
+    }
+
+    fn read<'a>(tokens: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>) -> SExpr {
+        match tokens.next() {
+            Some("(") => {
+                let mut items = Vec::new();
+                loop {
+                    match tokens.peek() {
+                        Some(&")") => {
+                            tokens.next();
+                            return SExpr::List(items);
+                        }
+                        Some(_) => items.push(SExpr::read(tokens)),
+                        None => panic!("unclosed `(`"),
+                    }
+                }
+            }
+            Some(symbol) => SExpr::Symbol(symbol.to_string()),
+            None => panic!("an empty expression"),
+        }
+    }
+
+    /// The comparison's truth; false with an undefined value.
+    fn holds(&self, fluents: &HashMap<(String, Vec<String>), f64>) -> bool {
+        let SExpr::List(items) = self else {
+            panic!("not a comparison");
+        };
+        let [SExpr::Symbol(op), lhs, rhs] = items.as_slice() else {
+            panic!("not a comparison");
+        };
+        let (Some(a), Some(b)) = (lhs.value(fluents), rhs.value(fluents)) else {
+            return false;
+        };
+        match op.as_str() {
+            "<" => a < b,
+            "<=" => a <= b,
+            "=" => a == b,
+            ">=" => a >= b,
+            ">" => a > b,
+            other => panic!("unknown comparison `{other}`"),
+        }
+    }
+
+    /// The expression's value; `None` where a fluent is undefined.
+    fn value(&self, fluents: &HashMap<(String, Vec<String>), f64>) -> Option<f64> {
+        let items = match self {
+            SExpr::Symbol(number) => {
+                return Some(number.parse().unwrap_or_else(|_| panic!("`{number}`")));
+            }
+            SExpr::List(items) => items,
+        };
+        let Some(SExpr::Symbol(head)) = items.first() else {
+            panic!("an expression without a head");
+        };
+        let operands = &items[1..];
+        let arithmetic = ["+", "-", "*", "/"].contains(&head.as_str());
+        match (head.as_str(), operands) {
+            ("-", [a]) => Some(-a.value(fluents)?),
+            (op, [a, b]) if arithmetic => {
+                let (a, b) = (a.value(fluents)?, b.value(fluents)?);
+                let v = match op {
+                    "+" => a + b,
+                    "-" => a - b,
+                    "*" => a * b,
+                    _ => a / b,
+                };
+                // A division by zero is undefined, as the model has it.
+                v.is_finite().then_some(v)
+            }
+            (name, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| match a {
+                        SExpr::Symbol(s) => s.clone(),
+                        SExpr::List(_) => panic!("a fluent's argument is a list"),
+                    })
+                    .collect();
+                fluents.get(&(name.to_string(), args)).copied()
+            }
+        }
+    }
 }
