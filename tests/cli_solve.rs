@@ -238,15 +238,7 @@ fn a_goal_out_of_the_relaxations_reach_is_named() {
         "from the initial state, even ignoring delete effects, nothing makes `(at town)` true";
     assert_unsolvable_explained(&files, reason, serde_json::json!(["(at town)"]));
     // With fuel, the same task is solved.
-    std::fs::write(
-        &problem,
-        std::fs::read_to_string(&problem)
-            .unwrap()
-            .replace("(= (fuel) 0)", "(= (fuel) 1)"),
-    )
-    .unwrap();
-    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
-    assert_eq!(status, Some(0), "{stderr}");
+    assert_solved_after_replacing(&problem, "(= (fuel) 0)", "(= (fuel) 1)");
 }
 
 /// A goal of several alternatives out of reach names, for each
@@ -283,15 +275,7 @@ fn a_disjunctive_goal_out_of_reach_names_a_literal_of_each_alternative() {
         serde_json::json!(["(at city)", "(>= (fuel) 2)", "(at lake)"]),
     );
     // With a fuller tank the shop alternative is in reach, and solved.
-    std::fs::write(
-        &problem,
-        std::fs::read_to_string(&problem)
-            .unwrap()
-            .replace("(= (fuel) 1)", "(= (fuel) 3)"),
-    )
-    .unwrap();
-    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
-    assert_eq!(status, Some(0), "{stderr}");
+    assert_solved_after_replacing(&problem, "(= (fuel) 1)", "(= (fuel) 3)");
 }
 
 /// Operators left out because two parameters naming one object make them
@@ -785,6 +769,18 @@ fn assert_unsolvable_explained(files: &[&str], reason: &str, literals: serde_jso
     let (status, stdout, stderr) = run(&[&["--json"], files].concat());
     assert_eq!(status, Some(4), "{stderr}");
     assert_eq!(json(&stdout)["impossible_goal"], literals);
+}
+
+/// Replaces `from` by `to` in the problem file of a task written by
+/// [`task_files`], and checks that `plan` then solves the task.
+fn assert_solved_after_replacing(problem: &std::path::Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(problem).unwrap();
+    assert!(text.contains(from), "`{from}` is not in the problem");
+    std::fs::write(problem, text.replace(from, to)).unwrap();
+    let domain = problem.with_file_name("domain.pddl");
+    let files = [domain.to_str().unwrap(), problem.to_str().unwrap()];
+    let (status, _, stderr) = run(&[&["-q"], &files[..]].concat());
+    assert_eq!(status, Some(0), "{stderr}");
 }
 
 /// Writes `domain.pddl` and `problem.pddl` with these texts into the
