@@ -185,6 +185,11 @@ impl<'a> Parser<'a> {
 
     /// "expected WHAT, found <current token>" at the current token.
     fn expected(&mut self, what: &str) -> Failed {
+        self.expected_labelled(what, format!("expected {what}"))
+    }
+
+    /// As [`Parser::expected`], with `label` under the caret.
+    fn expected_labelled(&mut self, what: &str, label: String) -> Failed {
         if self.tok.kind == Tok::Eof {
             if self.eof_reported {
                 return Failed;
@@ -195,7 +200,7 @@ impl<'a> Parser<'a> {
             format!("expected {what}, found {}", self.found()),
             self.tok.span,
         )
-        .with_label(format!("expected {what}"));
+        .with_label(label);
         self.report(diagnostic)
     }
 
@@ -301,12 +306,7 @@ impl<'a> Parser<'a> {
             // PDDL names start with a letter; the planner's own facts
             // (`(@goal)` for a goal of several alternatives) start with
             // `@`, and a name of the files must not pass for one.
-            let diagnostic = Diagnostic::error(
-                format!("expected {what}, found {}", self.found()),
-                self.tok.span,
-            )
-            .with_label("names cannot start with `@`");
-            return Err(self.report(diagnostic));
+            return Err(self.expected_labelled(what, "names cannot start with `@`".into()));
         }
         if self.tok.kind == Tok::Sym && !self.current().starts_with(':') {
             let token = self.bump();
