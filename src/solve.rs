@@ -367,6 +367,18 @@ pub fn out_of_reach_goal(task: &Task) -> Vec<ImpossibleLiteral> {
     literals
 }
 
+/// The goal literals named as the reason a task proven unsolvable has no
+/// plan: those grounding found can never hold ([`Task::impossible_goal`]),
+/// else those out of the relaxation's reach ([`out_of_reach_goal`]);
+/// empty where neither names any.
+pub fn unsolvable_goal_literals(task: &Task) -> Vec<ImpossibleLiteral> {
+    if task.impossible_goal.is_empty() {
+        out_of_reach_goal(task)
+    } else {
+        task.impossible_goal.clone()
+    }
+}
+
 /// Why a task proven unsolvable is so from the start, where the delete
 /// relaxation with numeric conditions tells ([`out_of_reach_goal`]):
 /// "from the initial state, even ignoring delete effects, nothing makes

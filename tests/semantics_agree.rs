@@ -616,11 +616,7 @@ fn random_tasks_optimal_costs_agree() {
 /// holds in none of the task's reachable lifted `states`, polarity
 /// included; returns 1 where there was a reason, else 0.
 fn check_explanation(task: &Task, states: &[LiftedState], problem: &Path) -> usize {
-    let named = if task.impossible_goal.is_empty() {
-        planner::solve::out_of_reach_goal(task)
-    } else {
-        task.impossible_goal.clone()
-    };
+    let named = planner::solve::unsolvable_goal_literals(task);
     for literal in &named {
         assert!(
             !lifted::ever_holds(states, literal),

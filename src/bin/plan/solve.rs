@@ -6,8 +6,8 @@ use planner::input::InputError;
 use planner::load::LoadError;
 use planner::search::{Engine, Outcome, SearchOptions};
 use planner::solve::{
-    Solution, SolveError, double_updates_note, impossible_goal_reason, out_of_reach_goal,
-    plan_text, solve_files, unreachable_goal_reason,
+    Solution, SolveError, double_updates_note, impossible_goal_reason, plan_text, solve_files,
+    unreachable_goal_reason, unsolvable_goal_literals,
 };
 
 use crate::ground_limits::{GroundLimitArgs, solve_note};
@@ -418,12 +418,11 @@ fn json_cost(cost_model: &CostModel, cost: Cost) -> serde_json::Value {
 /// reaches from the initial state.
 fn impossible_goal_json(solution: &Solution) -> Vec<String> {
     let task = &solution.task;
-    let literals =
-        if task.impossible_goal.is_empty() && solution.result.outcome == Outcome::Unsolvable {
-            out_of_reach_goal(task)
-        } else {
-            task.impossible_goal.clone()
-        };
+    let literals = if solution.result.outcome == Outcome::Unsolvable {
+        unsolvable_goal_literals(task)
+    } else {
+        task.impossible_goal.clone()
+    };
     literals.iter().map(|literal| literal.to_string()).collect()
 }
 
