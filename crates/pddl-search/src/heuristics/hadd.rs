@@ -6,26 +6,20 @@ use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
 
 use super::Heuristic;
-use super::relaxation::{Combine, CostType, Exploration, INFINITE, RelaxedTask};
+use super::relaxation::{Combine, CostType, GoalCost, RelaxedTask};
 use crate::state::StateView;
 
 /// The h_add heuristic.
 #[derive(Clone, Debug)]
-pub struct HAdd {
-    relaxed: RelaxedTask,
-    exploration: Exploration,
-}
+pub struct HAdd(GoalCost);
 
 impl HAdd {
     /// For a task under a cost type.
     pub fn new(task: &Task, cost_type: CostType) -> Self {
-        let mut relaxed = RelaxedTask::with_numeric(task, cost_type);
-        relaxed.ignore_irrelevant_operators();
-        let exploration = Exploration::new(&relaxed);
-        HAdd {
-            relaxed,
-            exploration,
-        }
+        HAdd(GoalCost::new(
+            RelaxedTask::with_numeric(task, cost_type),
+            Combine::Add,
+        ))
     }
 }
 
@@ -35,10 +29,6 @@ impl Heuristic for HAdd {
     }
 
     fn evaluate(&mut self, state: StateView<'_>, _: Option<&mut Vec<OperatorId>>) -> Option<Cost> {
-        let rt = &self.relaxed;
-        let h = self
-            .exploration
-            .run(rt, state, Combine::Add, true, |o| rt.ops[o as usize].cost);
-        (h != INFINITE).then_some(h)
+        self.0.evaluate(state)
     }
 }

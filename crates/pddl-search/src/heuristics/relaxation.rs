@@ -758,6 +758,39 @@ impl Exploration {
     }
 }
 
+/// The goal's cost in a delete relaxation under one combination rule:
+/// all of h_max and h_add but which relaxation they explore and how.
+#[derive(Clone, Debug)]
+pub struct GoalCost {
+    relaxed: RelaxedTask,
+    exploration: Exploration,
+    combine: Combine,
+}
+
+impl GoalCost {
+    /// Explores `relaxed`, without the operators that cannot lead to the
+    /// goal, combining precondition costs by `combine`.
+    pub fn new(mut relaxed: RelaxedTask, combine: Combine) -> Self {
+        relaxed.ignore_irrelevant_operators();
+        let exploration = Exploration::new(&relaxed);
+        GoalCost {
+            relaxed,
+            exploration,
+            combine,
+        }
+    }
+
+    /// The goal's cost from `state`; `None` where the relaxation cannot
+    /// reach it (a dead end).
+    pub fn evaluate(&mut self, state: StateView<'_>) -> Option<Cost> {
+        let rt = &self.relaxed;
+        let h = self
+            .exploration
+            .run(rt, state, self.combine, true, |o| rt.ops[o as usize].cost);
+        (h != INFINITE).then_some(h)
+    }
+}
+
 /// The queue's propagation on a task without numeric propositions, apart
 /// from the general loop in [`Exploration::run`]: with fewer live values
 /// its hot loop keeps them in registers (A* with h_max on Puzznic: 5 %
