@@ -44,6 +44,10 @@ use pddl_ground::task::{Cost, FactId, Operator, OperatorId};
 
 use super::numeric::NumericRelaxation;
 use crate::state::{StateView, has_fact, true_facts};
+pub use gates::Gates;
+use gates::{GATE, GATED_PIECE, NO_GATE};
+
+pub mod gates;
 
 /// Which costs a heuristic sees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +142,9 @@ pub struct RelaxedTask {
     /// [`RelaxedTask::first_numeric_prop`] on (empty unless built by
     /// [`RelaxedTask::with_numeric`]).
     pub numeric: NumericRelaxation,
+    /// How [`Exploration`] counts preconditions: the operators whose many
+    /// pieces share a gate (see [`gates`](mod@gates)).
+    pub gates: Gates,
 }
 
 impl RelaxedTask {
@@ -165,6 +172,7 @@ impl RelaxedTask {
             achievers: Adjacency::default(),
             negated: Vec::new(),
             numeric: NumericRelaxation::default(),
+            gates: Gates::default(),
         };
         if numeric {
             let mut derived: Vec<FactId> = task.axioms.iter().map(|ax| ax.head).collect();
@@ -251,10 +259,14 @@ impl RelaxedTask {
         };
         let (mut pre, mut eff) = (Vec::new(), Vec::new());
         let mut changes = Vec::new();
+        // Per operator with conditional effects: its pieces and the
+        // precondition they share, for the gates.
+        let mut pieces = Vec::new();
         for (i, op) in task.operators.iter().enumerate() {
             let cost = cost_type.operator_cost(task, op);
             let mut base: Vec<u32> = op.precondition.pos.iter().copied().filter(valid).collect();
             base.extend_from_slice(&op_pre[i]);
+            let first_piece = rt.ops.len() as u32;
             if numeric {
                 changes = nr.changes_by(task, i as u32, None);
             }
@@ -281,6 +293,11 @@ impl RelaxedTask {
                 eff.extend(ce.add.iter().copied().filter(valid));
                 let origin = Some(i as OperatorId);
                 add_op(&mut rt, &mut nr, &mut pre, &mut eff, &changes, cost, origin);
+            }
+            if !op.conditional.is_empty() {
+                base.sort_unstable();
+                base.dedup();
+                pieces.push((first_piece, rt.ops.len() as u32, base));
             }
         }
         for (a, ax) in task.axioms.iter().enumerate() {
@@ -314,6 +331,7 @@ impl RelaxedTask {
         });
         rt.achievers = Adjacency::build(props, eff_pairs);
         rt.precondition_of = rt.precondition_lists(|_| true);
+        rt.gates = Gates::new(&rt, pieces, gates::MIN_GATED_PIECES);
         rt
     }
 
@@ -357,6 +375,17 @@ impl RelaxedTask {
             ops.extend_from_slice(self.achievers.get(p));
         }
         self.precondition_of = self.precondition_lists(|o| relevant_op[o as usize]);
+        let mut gates = std::mem::take(&mut self.gates);
+        gates.count(self, |o| relevant_op[o as usize]);
+        self.gates = gates;
+    }
+
+    /// The same relaxation with gates for the operators of `min_pieces`
+    /// pieces or more (a test's way past [`gates::MIN_GATED_PIECES`]).
+    #[cfg(test)]
+    pub(crate) fn with_gates_from(mut self, min_pieces: usize) -> Self {
+        self.gates = Gates::regate(&self, min_pieces);
+        self
     }
 
     /// Per proposition, the operators `keep` keeps that have it as a
@@ -503,16 +532,59 @@ pub struct Exploration {
     /// Whether the latest run used the compact form.
     compact: bool,
     queue: CostQueue,
+    /// The gates' state (see [`gates`]).
+    gates: GateState,
+}
+
+/// An exploration's state of the gates of [`RelaxedTask::gates`].
+#[derive(Clone, Debug)]
+struct GateState {
+    /// Per gate, its shared precondition's count and cost, as a piece's.
+    state: Vec<OpState>,
+    /// `state` before an evaluation.
+    state_init: Vec<OpState>,
+    /// The pieces ready to fire once their gates open, a bit each (see
+    /// [`Gates::ready_bit`]).
+    ready: Vec<u64>,
+    /// Per relaxed operator, its gate (as [`Gates`] has it).
+    gate_of: Vec<u32>,
+}
+
+impl GateState {
+    fn new(rt: &RelaxedTask) -> Self {
+        let gates = &rt.gates;
+        let state_init: Vec<OpState> = (0..gates.len() as u32)
+            .map(|g| OpState {
+                unsatisfied: gates.shared.get(g).len() as u32,
+                pre_cost: 0,
+            })
+            .collect();
+        GateState {
+            state: state_init.clone(),
+            state_init,
+            ready: gates.ready_init.clone(),
+            gate_of: gates.gate_of.clone(),
+        }
+    }
+
+    /// Whether relaxed operator `o`'s gate, if it has one, is open.
+    fn open_for(&self, o: u32) -> bool {
+        match self.gate_of.get(o as usize) {
+            Some(&g) if g != NO_GATE => self.state[g as usize].unsatisfied == 0,
+            _ => true,
+        }
+    }
 }
 
 impl Exploration {
     /// Buffers for a relaxed task.
     pub fn new(rt: &RelaxedTask) -> Self {
         let op_state_init: Vec<OpState> = rt
-            .ops
+            .gates
+            .counter_init
             .iter()
-            .map(|op| OpState {
-                unsatisfied: op.pre.1 - op.pre.0,
+            .map(|&unsatisfied| OpState {
+                unsatisfied,
                 pre_cost: 0,
             })
             .collect();
@@ -529,6 +601,7 @@ impl Exploration {
             op_state: op_state_init.clone(),
             op_state_init,
             queue: CostQueue::default(),
+            gates: GateState::new(rt),
         }
     }
 
@@ -546,6 +619,9 @@ impl Exploration {
     /// run reached all its preconditions.
     #[inline]
     pub fn reached_pre_cost(&self, o: u32) -> Option<Cost> {
+        if !self.gates.open_for(o) {
+            return None;
+        }
         if self.compact {
             return (self.unsatisfied.get(o as usize) == Some(&0))
                 .then(|| self.max_pre_cost[o as usize]);
@@ -615,6 +691,7 @@ impl Exploration {
             max_pre_cost,
             compact: compact_flag,
             queue,
+            gates,
         } = self;
         // Without numeric propositions nothing is released, so costs are
         // popped in non-decreasing order and, with MAX, an operator's
@@ -636,6 +713,8 @@ impl Exploration {
         } else {
             op_state.copy_from_slice(op_state_init);
         }
+        gates.state.copy_from_slice(&gates.state_init);
+        gates.ready.copy_from_slice(&rt.gates.ready_init);
         for p in true_facts(state.facts).take_while(|&p| (p as usize) < rt.facts) {
             reach(prop_cost, supporter, queue, p, 0, u32::MAX);
         }
@@ -671,24 +750,22 @@ impl Exploration {
             prop_cost,
             supporter,
             queue,
+            gates,
         };
         if nr.conditions.is_empty() {
-            return if compact {
-                // The last precondition reached is the costliest.
-                classical.run(&cost, |o, c| {
-                    let left = &mut unsatisfied[o as usize];
-                    *left -= 1;
-                    (*left == 0).then(|| {
-                        max_pre_cost[o as usize] = c;
-                        c
-                    })
-                })
-            } else {
-                classical.run(&cost, |o, c| {
-                    op_state[o as usize].precondition_reached::<MAX>(c)
-                })
+            let compact_counters = CompactCounters {
+                unsatisfied,
+                max_pre_cost,
+            };
+            let full_counters = FullCounters::<MAX> { op_state };
+            return match (compact, !rt.gates.is_empty()) {
+                (true, false) => classical.run::<MAX, false, _>(&cost, compact_counters),
+                (true, true) => classical.run::<MAX, true, _>(&cost, compact_counters),
+                (false, false) => classical.run::<MAX, false, _>(&cost, full_counters),
+                (false, true) => classical.run::<MAX, true, _>(&cost, full_counters),
             };
         }
+        debug_assert!(rt.gates.is_empty(), "no gates with numeric conditions");
         // From here on the task has numeric propositions (never compact).
         let Propagation {
             prop_cost,
@@ -791,6 +868,70 @@ impl GoalCost {
     }
 }
 
+/// The precondition counters of the relaxed operators, as a propagation
+/// updates them.
+trait Counters {
+    /// Records a precondition of `o` reached at cost `c`; `o`'s combined
+    /// precondition cost so far once it has counted all it counts (for a
+    /// gated piece, its own condition).
+    fn reached(&mut self, o: u32, c: Cost) -> Option<Cost>;
+
+    /// Lets gated piece `o`, its own condition complete, fire behind its
+    /// gate's precondition of cost `gate_cost`, at a pop of cost `c`;
+    /// returns its whole precondition's cost.
+    fn released(&mut self, o: u32, gate_cost: Cost, c: Cost) -> Cost;
+}
+
+/// h_max's compact counters: costs are popped in non-decreasing order, so
+/// the last precondition reached is the costliest.
+struct CompactCounters<'a> {
+    unsatisfied: &'a mut [u32],
+    max_pre_cost: &'a mut [Cost],
+}
+
+impl Counters for CompactCounters<'_> {
+    #[inline(always)]
+    fn reached(&mut self, o: u32, c: Cost) -> Option<Cost> {
+        let left = &mut self.unsatisfied[o as usize];
+        *left -= 1;
+        (*left == 0).then(|| {
+            self.max_pre_cost[o as usize] = c;
+            c
+        })
+    }
+
+    #[inline(always)]
+    fn released(&mut self, o: u32, _: Cost, c: Cost) -> Cost {
+        self.max_pre_cost[o as usize] = c;
+        c
+    }
+}
+
+/// Counters with the combined precondition cost (by max with `MAX`, else
+/// summed).
+struct FullCounters<'a, const MAX: bool> {
+    op_state: &'a mut [OpState],
+}
+
+impl<const MAX: bool> Counters for FullCounters<'_, MAX> {
+    #[inline(always)]
+    fn reached(&mut self, o: u32, c: Cost) -> Option<Cost> {
+        self.op_state[o as usize].precondition_reached::<MAX>(c)
+    }
+
+    #[inline(always)]
+    fn released(&mut self, o: u32, gate_cost: Cost, _: Cost) -> Cost {
+        let state = &mut self.op_state[o as usize];
+        let gate_cost = u32::try_from(gate_cost).unwrap_or(u32::MAX);
+        state.pre_cost = if MAX {
+            state.pre_cost.max(gate_cost)
+        } else {
+            state.pre_cost.saturating_add(gate_cost)
+        };
+        Cost::from(state.pre_cost)
+    }
+}
+
 /// The queue's propagation on a task without numeric propositions, apart
 /// from the general loop in [`Exploration::run`]: with fewer live values
 /// its hot loop keeps them in registers (A* with h_max on Puzznic: 5 %
@@ -803,18 +944,20 @@ struct Propagation<'a> {
     prop_cost: &'a mut [Cost],
     supporter: &'a mut [u32],
     queue: &'a mut CostQueue,
+    gates: &'a mut GateState,
 }
 
 impl Propagation<'_> {
     /// Runs the queue dry (or until the goal is settled, with
-    /// `stop_at_goal`); `reached(o, c)` records that a precondition of
-    /// relaxed operator `o` was reached at cost `c` and returns the
-    /// operator's precondition cost once all are. Returns the goal's cost.
+    /// `stop_at_goal`), `counters` counting the preconditions reached
+    /// (with `MAX`, gates combine their costs by max, else by sum).
+    /// Returns the goal's cost. `GATED` says whether the task has gates:
+    /// without, the loop has none of their tests.
     #[inline(never)]
-    fn run(
+    fn run<const MAX: bool, const GATED: bool, C: Counters>(
         self,
         cost: &impl Fn(u32) -> Cost,
-        mut reached: impl FnMut(u32, Cost) -> Option<Cost>,
+        mut counters: C,
     ) -> Cost {
         let Propagation {
             rt,
@@ -823,24 +966,111 @@ impl Propagation<'_> {
             prop_cost,
             supporter,
             queue,
+            gates,
         } = self;
-        while let Some((c, p)) = queue.pop() {
-            if c > prop_cost[p as usize] {
+        let plan = &rt.gates;
+        let mut fired = Fired {
+            rt,
+            cost,
+            prop_cost,
+            supporter,
+            queue,
+        };
+        while let Some((c, p)) = fired.queue.pop() {
+            if c > fired.prop_cost[p as usize] {
                 continue;
             }
             if p == goal && stop_at_goal {
                 return c;
             }
-            for &o in rt.precondition_of.get(p) {
-                if let Some(pre_cost) = reached(o, c) {
-                    let total = pre_cost.saturating_add(cost(o));
-                    for &e in rt.eff(o) {
-                        reach(prop_cost, supporter, queue, e, total, o);
+            for &entry in plan.counted_of.get(p) {
+                if !GATED || entry < GATED_PIECE {
+                    if let Some(pre_cost) = counters.reached(entry, c) {
+                        fired.fire(entry, pre_cost);
+                    }
+                } else if entry & GATE == 0 {
+                    let o = entry & !GATED_PIECE;
+                    if counters.reached(o, c).is_some() {
+                        own_complete(&mut fired, &mut counters, gates, o, c);
+                    }
+                } else {
+                    let g = entry & !GATE;
+                    if gates.state[g as usize]
+                        .precondition_reached::<MAX>(c)
+                        .is_some()
+                    {
+                        release(&mut fired, &mut counters, gates, g, c);
                     }
                 }
             }
         }
-        prop_cost[goal as usize]
+        fired.prop_cost[goal as usize]
+    }
+}
+
+/// What firing a relaxed operator touches: its effects reach propositions.
+struct Fired<'a, F> {
+    rt: &'a RelaxedTask,
+    cost: &'a F,
+    prop_cost: &'a mut [Cost],
+    supporter: &'a mut [u32],
+    queue: &'a mut CostQueue,
+}
+
+impl<F: Fn(u32) -> Cost> Fired<'_, F> {
+    /// Fires relaxed operator `o`, whose preconditions cost `pre_cost`.
+    #[inline(always)]
+    fn fire(&mut self, o: u32, pre_cost: Cost) {
+        let total = pre_cost.saturating_add((self.cost)(o));
+        for &e in self.rt.eff(o) {
+            reach(self.prop_cost, self.supporter, self.queue, e, total, o);
+        }
+    }
+}
+
+/// Gated piece `o` has counted its own condition, at cost `pre_cost`: it
+/// fires now if its gate is open, else it is ready for when it opens.
+#[inline(always)]
+fn own_complete<F: Fn(u32) -> Cost, C: Counters>(
+    fired: &mut Fired<'_, F>,
+    counters: &mut C,
+    gates: &mut GateState,
+    o: u32,
+    c: Cost,
+) {
+    let g = gates.gate_of[o as usize];
+    let gate = gates.state[g as usize];
+    if gate.unsatisfied == 0 {
+        let pre_cost = counters.released(o, Cost::from(gate.pre_cost), c);
+        fired.fire(o, pre_cost);
+    } else {
+        let (word, bit) = fired.rt.gates.ready_bit(g, o);
+        gates.ready[word] |= bit;
+    }
+}
+
+/// Gate `g` opened at a pop of cost `c`: its pieces ready to fire (their
+/// own conditions complete, or none) fire, in index order.
+#[inline(never)]
+fn release<F: Fn(u32) -> Cost, C: Counters>(
+    fired: &mut Fired<'_, F>,
+    counters: &mut C,
+    gates: &mut GateState,
+    g: u32,
+    c: Cost,
+) {
+    let plan = &fired.rt.gates;
+    let gate_cost = Cost::from(gates.state[g as usize].pre_cost);
+    let first_piece = plan.pieces[g as usize].0;
+    let words = plan.word_start[g as usize] as usize..plan.word_start[g as usize + 1] as usize;
+    for (i, word) in words.enumerate() {
+        let mut bits = gates.ready[word];
+        while bits != 0 {
+            let o = first_piece + (i * 64) as u32 + bits.trailing_zeros();
+            bits &= bits - 1;
+            let pre_cost = counters.released(o, gate_cost, c);
+            fired.fire(o, pre_cost);
+        }
     }
 }
 
