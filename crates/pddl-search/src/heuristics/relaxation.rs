@@ -1028,8 +1028,9 @@ impl<F: Fn(u32) -> Cost> Fired<'_, F> {
     }
 }
 
-/// Gated piece `o` has counted its own condition, at cost `pre_cost`: it
-/// fires now if its gate is open, else it is ready for when it opens.
+/// Gated piece `o` has counted its own condition (its counters hold the
+/// cost): it fires now if its gate is open, else it is ready for when it
+/// opens.
 #[inline(always)]
 fn own_complete<F: Fn(u32) -> Cost, C: Counters>(
     fired: &mut Fired<'_, F>,

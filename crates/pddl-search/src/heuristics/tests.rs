@@ -466,6 +466,34 @@ fn precondition_entries(rt: &RelaxedTask) -> usize {
         .sum()
 }
 
+/// Calls `visit(step, state)` on every state of `walks` random walks of up
+/// to `steps` steps through `task`, each from the initial state.
+fn on_random_walks(
+    task: &Task,
+    rng: &mut Lcg,
+    walks: usize,
+    steps: usize,
+    mut visit: impl FnMut(usize, StateView<'_>),
+) {
+    let mut space = StateSpace::new(task);
+    let (mut fluents, mut ops, mut next) = (Vec::new(), Vec::new(), Vec::new());
+    for _walk in 0..walks {
+        let mut state = space.initial_state();
+        for step in 0..steps {
+            visit(step, space.view(&state, &mut fluents));
+            space.applicable(&state, &mut ops);
+            if ops.is_empty() {
+                break;
+            }
+            let op = ops[rng.below(ops.len() as u32) as usize];
+            if !space.apply(&state, op, &mut next) {
+                break;
+            }
+            std::mem::swap(&mut state, &mut next);
+        }
+    }
+}
+
 /// h_max, h_add and h_FF (value and preferred operators) of the relaxation
 /// that ignores irrelevant operators equal those of the whole one in every
 /// state of random walks through `task`; returns whether any operator was
@@ -487,47 +515,32 @@ fn check_irrelevant_operators_change_nothing(task: &Task, rng: &mut Lcg, label: 
             LmCut::with_relaxation(task, CostType::Real, refined, pruned_cut),
         )
     });
-    let mut space = StateSpace::new(task);
-    let (mut fluents, mut ops, mut next) = (Vec::new(), Vec::new(), Vec::new());
-    for _walk in 0..4 {
-        let mut state = space.initial_state();
-        for step in 0..10 {
-            let view = space.view(&state, &mut fluents);
-            for combine in [Combine::Max, Combine::Add] {
-                let a = whole_ex.run(&whole, view, combine, true, |o| whole.ops[o as usize].cost);
-                let b = pruned_ex.run(&pruned, view, combine, true, |o| {
-                    pruned.ops[o as usize].cost
-                });
-                assert_eq!(a, b, "{label}, step {step}, {combine:?}");
-            }
-            let (mut whole_preferred, mut pruned_preferred) = (Vec::new(), Vec::new());
-            let a = whole_ff.evaluate(view, Some(&mut whole_preferred));
-            let b = pruned_ff.evaluate(view, Some(&mut pruned_preferred));
-            for preferred in [&mut whole_preferred, &mut pruned_preferred] {
-                preferred.sort_unstable();
-                preferred.dedup();
-            }
-            assert_eq!(
-                (a, whole_preferred),
-                (b, pruned_preferred),
-                "{label}, step {step}, h_FF"
-            );
-            for (whole_lmcut, pruned_lmcut) in &mut lmcuts {
-                let a = whole_lmcut.evaluate(view, None);
-                let b = pruned_lmcut.evaluate(view, None);
-                assert_eq!(a, b, "{label}, step {step}, LM-cut");
-            }
-            space.applicable(&state, &mut ops);
-            if ops.is_empty() {
-                break;
-            }
-            let op = ops[rng.below(ops.len() as u32) as usize];
-            if !space.apply(&state, op, &mut next) {
-                break;
-            }
-            std::mem::swap(&mut state, &mut next);
+    on_random_walks(task, rng, 4, 10, |step, view| {
+        for combine in [Combine::Max, Combine::Add] {
+            let a = whole_ex.run(&whole, view, combine, true, |o| whole.ops[o as usize].cost);
+            let b = pruned_ex.run(&pruned, view, combine, true, |o| {
+                pruned.ops[o as usize].cost
+            });
+            assert_eq!(a, b, "{label}, step {step}, {combine:?}");
         }
-    }
+        let (mut whole_preferred, mut pruned_preferred) = (Vec::new(), Vec::new());
+        let a = whole_ff.evaluate(view, Some(&mut whole_preferred));
+        let b = pruned_ff.evaluate(view, Some(&mut pruned_preferred));
+        for preferred in [&mut whole_preferred, &mut pruned_preferred] {
+            preferred.sort_unstable();
+            preferred.dedup();
+        }
+        assert_eq!(
+            (a, whole_preferred),
+            (b, pruned_preferred),
+            "{label}, step {step}, h_FF"
+        );
+        for (whole_lmcut, pruned_lmcut) in &mut lmcuts {
+            let a = whole_lmcut.evaluate(view, None);
+            let b = pruned_lmcut.evaluate(view, None);
+            assert_eq!(a, b, "{label}, step {step}, LM-cut");
+        }
+    });
     precondition_entries(&pruned) < precondition_entries(&whole)
 }
 
@@ -557,47 +570,31 @@ fn check_gates_change_nothing(task: &Task, rng: &mut Lcg, label: &str) -> bool {
         .iter()
         .map(|(gated, ungated)| (Exploration::new(gated), Exploration::new(ungated)))
         .collect();
-    let mut space = StateSpace::new(task);
-    let (mut fluents, mut ops, mut next) = (Vec::new(), Vec::new(), Vec::new());
-    for _walk in 0..3 {
-        let mut state = space.initial_state();
-        for step in 0..8 {
-            let view = space.view(&state, &mut fluents);
-            for ((gated, ungated), (gated_ex, ungated_ex)) in variants.iter().zip(&mut explorations)
-            {
-                for combine in [Combine::Max, Combine::Add] {
-                    for stop_at_goal in [true, false] {
-                        let a = gated_ex.run(gated, view, combine, stop_at_goal, |o| {
-                            gated.ops[o as usize].cost
-                        });
-                        let b = ungated_ex.run(ungated, view, combine, stop_at_goal, |o| {
-                            ungated.ops[o as usize].cost
-                        });
-                        let at = format!("{label}, step {step}, {combine:?}, stop {stop_at_goal}");
-                        assert_eq!(a, b, "{at}: goal");
-                        assert_eq!(gated_ex.prop_cost, ungated_ex.prop_cost, "{at}: costs");
-                        assert_eq!(gated_ex.supporter, ungated_ex.supporter, "{at}: supporters");
-                        for o in 0..gated.ops.len() as u32 {
-                            assert_eq!(
-                                gated_ex.reached_pre_cost(o),
-                                ungated_ex.reached_pre_cost(o),
-                                "{at}: operator {o}"
-                            );
-                        }
+    on_random_walks(task, rng, 3, 8, |step, view| {
+        for ((gated, ungated), (gated_ex, ungated_ex)) in variants.iter().zip(&mut explorations) {
+            for combine in [Combine::Max, Combine::Add] {
+                for stop_at_goal in [true, false] {
+                    let a = gated_ex.run(gated, view, combine, stop_at_goal, |o| {
+                        gated.ops[o as usize].cost
+                    });
+                    let b = ungated_ex.run(ungated, view, combine, stop_at_goal, |o| {
+                        ungated.ops[o as usize].cost
+                    });
+                    let at = format!("{label}, step {step}, {combine:?}, stop {stop_at_goal}");
+                    assert_eq!(a, b, "{at}: goal");
+                    assert_eq!(gated_ex.prop_cost, ungated_ex.prop_cost, "{at}: costs");
+                    assert_eq!(gated_ex.supporter, ungated_ex.supporter, "{at}: supporters");
+                    for o in 0..gated.ops.len() as u32 {
+                        assert_eq!(
+                            gated_ex.reached_pre_cost(o),
+                            ungated_ex.reached_pre_cost(o),
+                            "{at}: operator {o}"
+                        );
                     }
                 }
             }
-            space.applicable(&state, &mut ops);
-            if ops.is_empty() {
-                break;
-            }
-            let op = ops[rng.below(ops.len() as u32) as usize];
-            if !space.apply(&state, op, &mut next) {
-                break;
-            }
-            std::mem::swap(&mut state, &mut next);
         }
-    }
+    });
     gated_any
 }
 
