@@ -212,7 +212,7 @@ impl HFF {
                         .achievers_of(n)
                         .iter()
                         .filter_map(|&a| {
-                            let pre_cost = self.exploration.reached_pre_cost(a)?;
+                            let pre_cost = self.exploration.reached_pre_cost(rt, a)?;
                             let gain = nr.nets_of(a).iter().find(|t| t.0 == n)?.1;
                             let r = cond.repetitions(value, gain);
                             let cost =

@@ -546,8 +546,6 @@ struct GateState {
     /// The pieces ready to fire once their gates open, a bit each (see
     /// [`Gates::ready_bit`]).
     ready: Vec<u64>,
-    /// Per relaxed operator, its gate (as [`Gates`] has it).
-    gate_of: Vec<u32>,
 }
 
 impl GateState {
@@ -563,13 +561,12 @@ impl GateState {
             state: state_init.clone(),
             state_init,
             ready: gates.ready_init.clone(),
-            gate_of: gates.gate_of.clone(),
         }
     }
 
-    /// Whether relaxed operator `o`'s gate, if it has one, is open.
-    fn open_for(&self, o: u32) -> bool {
-        match self.gate_of.get(o as usize) {
+    /// Whether relaxed operator `o` of `rt`'s gate, if it has one, is open.
+    fn open_for(&self, rt: &RelaxedTask, o: u32) -> bool {
+        match rt.gates.gate_of.get(o as usize) {
             Some(&g) if g != NO_GATE => self.state[g as usize].unsatisfied == 0,
             _ => true,
         }
@@ -615,11 +612,11 @@ impl Exploration {
             .unwrap_or(f64::NAN)
     }
 
-    /// The combined precondition cost of relaxed operator `o` if the latest
-    /// run reached all its preconditions.
+    /// The combined precondition cost of relaxed operator `o` of `rt` if
+    /// the latest run reached all its preconditions.
     #[inline]
-    pub fn reached_pre_cost(&self, o: u32) -> Option<Cost> {
-        if !self.gates.open_for(o) {
+    pub fn reached_pre_cost(&self, rt: &RelaxedTask, o: u32) -> Option<Cost> {
+        if !self.gates.open_for(rt, o) {
             return None;
         }
         if self.compact {
@@ -1039,7 +1036,7 @@ fn own_complete<F: Fn(u32) -> Cost, C: Counters>(
     o: u32,
     c: Cost,
 ) {
-    let g = gates.gate_of[o as usize];
+    let g = fired.rt.gates.gate_of[o as usize];
     let gate = gates.state[g as usize];
     if gate.unsatisfied == 0 {
         let pre_cost = counters.released(o, Cost::from(gate.pre_cost), c);

@@ -586,8 +586,8 @@ fn check_gates_change_nothing(task: &Task, rng: &mut Lcg, label: &str) -> bool {
                     assert_eq!(gated_ex.supporter, ungated_ex.supporter, "{at}: supporters");
                     for o in 0..gated.ops.len() as u32 {
                         assert_eq!(
-                            gated_ex.reached_pre_cost(o),
-                            ungated_ex.reached_pre_cost(o),
+                            gated_ex.reached_pre_cost(gated, o),
+                            ungated_ex.reached_pre_cost(ungated, o),
                             "{at}: operator {o}"
                         );
                     }
