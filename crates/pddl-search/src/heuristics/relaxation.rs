@@ -980,7 +980,13 @@ impl Propagation<'_> {
             if p == goal && stop_at_goal {
                 return c;
             }
-            for &entry in plan.counted_of.get(p) {
+            // Without gates the counted lists are the precondition lists.
+            let counted = if GATED {
+                plan.counted_of.get(p)
+            } else {
+                rt.precondition_of.get(p)
+            };
+            for &entry in counted {
                 if !GATED || entry < GATED_PIECE {
                     if let Some(pre_cost) = counters.reached(entry, c) {
                         fired.fire(entry, pre_cost);

@@ -63,7 +63,9 @@ pub struct Gates {
     /// gated pieces marked ([`GATED_PIECE`]` | o`), and those of the
     /// gates that share it (`GATE | g`, where gate `g`'s
     /// first piece stands), so that a gate opening at a pop releases its
-    /// pieces where they stand among the pop's other operators.
+    /// pieces where they stand among the pop's other operators. Empty
+    /// where there are no gates: explorations then count
+    /// [`RelaxedTask::precondition_of`], which holds the same lists.
     pub(super) counted_of: Adjacency,
     /// Per relaxed operator, the preconditions its counter waits for.
     pub(super) counter_init: Vec<u32>,
@@ -133,6 +135,7 @@ impl Gates {
         let mut counted_pairs = Vec::new();
         self.ready_init.fill(0);
         self.counter_init.clear();
+        let gated = !self.is_empty();
         for o in 0..ops {
             let gate = self.gate_of[o as usize];
             if gate != NO_GATE && self.pieces[gate as usize].0 == o {
@@ -140,7 +143,7 @@ impl Gates {
             }
             let own = self.own_condition(rt, o);
             let kept = keep(o);
-            if kept {
+            if kept && gated {
                 let entry = if gate == NO_GATE { o } else { GATED_PIECE | o };
                 counted_pairs.extend(own.clone().map(|p| (p, entry)));
             }
@@ -153,7 +156,11 @@ impl Gates {
             self.counter_init
                 .push(if kept { count } else { count.max(1) });
         }
-        self.counted_of = Adjacency::build(rt.props(), counted_pairs.into_iter());
+        self.counted_of = if gated {
+            Adjacency::build(rt.props(), counted_pairs.into_iter())
+        } else {
+            Adjacency::default()
+        };
     }
 
     /// The word and bit of piece `o` of gate `g` in the bit set of pieces
