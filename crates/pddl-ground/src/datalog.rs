@@ -1058,24 +1058,15 @@ mod tests {
     use super::*;
     use crate::normalize::normalize;
     use proptest::prelude::*;
+    use proptest::test_runner::{RngAlgorithm, TestRng};
     use std::collections::BTreeSet;
 
-    /// A small deterministic generator (xorshift), so a failing case is
-    /// reproduced by its seed.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
-    }
-
-    fn random_task(seed: u64) -> (String, String) {
-        let mut rng = Rng(seed | 1);
-        let n_objects = 1 + rng.below(4);
-        let arities: Vec<usize> = (0..4).map(|_| rng.below(3)).collect();
+    /// A random domain and problem, drawn from `seed` (so that proptest
+    /// reports the seed of a failing case).
+    fn random_task(seed: [u8; 32]) -> (String, String) {
+        let mut rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+        let n_objects = 1 + rng.random_range(0..4);
+        let arities: Vec<usize> = (0..4).map(|_| rng.random_range(0..3)).collect();
         let mut domain = String::from(
             "(define (domain r) (:requirements :typing :negative-preconditions :equality)\n(:types t - object)\n(:predicates",
         );
@@ -1087,15 +1078,15 @@ mod tests {
             domain.push(')');
         }
         domain.push_str(")\n");
-        let term = |rng: &mut Rng, n_params: usize| {
-            if n_params > 0 && rng.below(5) > 0 {
-                format!("?v{}", rng.below(n_params))
+        let term = |rng: &mut TestRng, n_params: usize| {
+            if n_params > 0 && rng.random_range(0..5) > 0 {
+                format!("?v{}", rng.random_range(0..n_params))
             } else {
-                format!("o{}", rng.below(n_objects))
+                format!("o{}", rng.random_range(0..n_objects))
             }
         };
-        let atom = |rng: &mut Rng, n_params: usize| {
-            let p = rng.below(arities.len());
+        let atom = |rng: &mut TestRng, n_params: usize| {
+            let p = rng.random_range(0..arities.len());
             let mut s = format!("(p{p}");
             for _ in 0..arities[p] {
                 s.push(' ');
@@ -1104,18 +1095,22 @@ mod tests {
             s.push(')');
             s
         };
-        for a in 0..1 + rng.below(3) {
-            let n_params = rng.below(4);
+        for a in 0..1 + rng.random_range(0..3) {
+            let n_params = rng.random_range(0..4);
             domain.push_str(&format!("(:action a{a} :parameters ("));
             for i in 0..n_params {
                 domain.push_str(&format!(
                     "?v{i} - {} ",
-                    if rng.below(3) == 0 { "t" } else { "object" }
+                    if rng.random_range(0..3) == 0 {
+                        "t"
+                    } else {
+                        "object"
+                    }
                 ));
             }
             domain.push_str(") :precondition (and");
-            for _ in 0..rng.below(4) {
-                match rng.below(6) {
+            for _ in 0..rng.random_range(0..4) {
+                match rng.random_range(0..6) {
                     0 => domain.push_str(&format!(" (not {})", atom(&mut rng, n_params))),
                     1 => domain.push_str(&format!(
                         " (not (= {} {}))",
@@ -1131,10 +1126,10 @@ mod tests {
                 }
             }
             domain.push_str(") :effect (and");
-            for _ in 0..1 + rng.below(2) {
+            for _ in 0..1 + rng.random_range(0..2) {
                 domain.push_str(&format!(" {}", atom(&mut rng, n_params)));
             }
-            if rng.below(2) == 0 {
+            if rng.random_range(0..2) == 0 {
                 domain.push_str(&format!(" (not {})", atom(&mut rng, n_params)));
             }
             domain.push_str("))\n");
@@ -1144,7 +1139,7 @@ mod tests {
         for o in 0..n_objects {
             problem.push_str(&format!(
                 " o{o}{}",
-                if rng.below(2) == 0 {
+                if rng.random_range(0..2) == 0 {
                     " - t"
                 } else {
                     " - object"
@@ -1152,11 +1147,11 @@ mod tests {
             ));
         }
         problem.push_str(") (:init");
-        for _ in 0..rng.below(6) {
-            let p = rng.below(arities.len());
+        for _ in 0..rng.random_range(0..6) {
+            let p = rng.random_range(0..arities.len());
             problem.push_str(&format!(" (p{p}"));
             for _ in 0..arities[p] {
-                problem.push_str(&format!(" o{}", rng.below(n_objects)));
+                problem.push_str(&format!(" o{}", rng.random_range(0..n_objects)));
             }
             problem.push(')');
         }
@@ -1236,7 +1231,7 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
         #[test]
-        fn fixpoint_matches_naive_enumeration(seed in any::<u64>()) {
+        fn fixpoint_matches_naive_enumeration(seed in any::<[u8; 32]>()) {
             let (domain_text, problem_text) = random_task(seed);
             let domain = pddl_syntax::parse_domain(&domain_text).expect("generated domain parses");
             let problem = pddl_syntax::parse_problem(&problem_text).expect("generated problem parses");
