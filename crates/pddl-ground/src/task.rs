@@ -481,6 +481,11 @@ pub struct Task {
     /// Classes of interchangeable objects (names, sorted; two or more per
     /// class): permuting objects within classes maps every state to one
     /// with the same goal distance (see the grounder's `symmetry` module).
+    /// They hold for this task's operators, static facts and goal, not for
+    /// its dynamic initial facts, which may change freely. A caller that
+    /// changes the goal may leave them as they are (the search drops the
+    /// classes the goal tells apart); one that changes operators must
+    /// clear them or search without symmetry reduction.
     pub interchangeable_objects: Vec<Vec<String>>,
     /// Where grounding found that no state can satisfy the goal, the goal
     /// literals that made it so, in the goal's order (an atom nothing can

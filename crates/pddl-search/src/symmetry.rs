@@ -21,7 +21,9 @@
 //! until that holds: a fact naming two objects of one class drops that
 //! class; one naming objects of two classes drops the smaller (in gripper,
 //! `(carry ?ball ?gripper)` keeps the balls and drops the grippers).
-//! Classes named by a fluent stored in the state are dropped too.
+//! Classes named by a fluent stored in the state are dropped too, and so
+//! are classes whose objects the goal tells apart, which the grounder's
+//! never are but a caller's changed goal may make them.
 
 use hashbrown::HashMap;
 use pddl_ground::Task;
@@ -119,6 +121,7 @@ impl Symmetry {
                 break;
             }
         }
+        drop_classes_the_goal_tells_apart(task, &class_of, &mut active);
         if !active.iter().any(|&a| a) {
             return None;
         }
@@ -244,6 +247,64 @@ impl Symmetry {
         }
         debug_assert_eq!(out.len(), self.key_words);
     }
+}
+
+/// Deactivates the classes whose objects `task`'s goal tells apart.
+///
+/// The grounder finds the classes for the goal it grounds, so they hold
+/// for its tasks; a caller that changes [`Task::goal`] afterwards (to plan
+/// for another goal from the same ground task) may break them, and merged
+/// states would then make a state of a goal's orbit count as a goal. A
+/// class stays only where every object has the same goal literals up to
+/// its name (its "goal signature"): facts naming an active class's object
+/// name only one (see [`Symmetry::new`]), so then every permutation of the
+/// class maps the goal onto itself. A class one of whose objects a goal
+/// comparison of fluents names is dropped too.
+fn drop_classes_the_goal_tells_apart(
+    task: &Task,
+    class_of: &HashMap<&str, (usize, usize)>,
+    active: &mut [bool],
+) {
+    let was_active = active.to_vec();
+    let object_of = |arg: &str| (class_of.get(arg).copied()).filter(|&(c, _)| was_active[c]);
+    // Per class, per object: its goal literals (polarity, predicate, the
+    // arguments with the object's name blanked).
+    type GoalSignature<'t> = Vec<(bool, &'t str, Vec<&'t str>)>;
+    let mut signatures: Vec<Vec<GoalSignature>> = task
+        .interchangeable_objects
+        .iter()
+        .map(|class| vec![Vec::new(); class.len()])
+        .collect();
+    let literals =
+        (task.goal.pos.iter().map(|&f| (true, f))).chain(task.goal.neg.iter().map(|&f| (false, f)));
+    for (positive, f) in literals {
+        let Some(fact) = task.facts.get(f as usize) else {
+            continue;
+        };
+        let Some((c, i)) = fact.args.iter().find_map(|a| object_of(a.as_str())) else {
+            continue;
+        };
+        let object = task.interchangeable_objects[c][i].as_str();
+        let blanked = (fact.args.iter())
+            .map(|a| if a == object { "" } else { a.as_str() })
+            .collect();
+        signatures[c][i].push((positive, fact.predicate.as_str(), blanked));
+    }
+    for (c, objects) in signatures.iter_mut().enumerate() {
+        for signature in objects.iter_mut() {
+            signature.sort_unstable();
+        }
+        if objects.windows(2).any(|pair| pair[0] != pair[1]) {
+            active[c] = false;
+        }
+    }
+    task.goal.for_each_fluent(&mut |fluent| {
+        for arg in &task.fluents[fluent as usize].args {
+            if let Some((c, _)) = object_of(arg.as_str()) {
+                active[c] = false;
+            }
+        }
+    });
 }
 
 #[cfg(test)]
@@ -443,6 +504,63 @@ mod tests {
         assert!(r.proven_optimal);
         assert_eq!(options.engine, Engine::LazyGreedy);
         assert_eq!(options.heuristic, HeuristicKind::HFF);
+    }
+
+    /// A caller may change a ground task's goal; classes the new goal
+    /// tells apart must not merge states, or a plan could end in a state
+    /// of the goal's orbit that is not a goal state.
+    #[test]
+    fn classes_the_goal_tells_apart_are_dropped() {
+        use crate::{Engine, HeuristicKind, NoObserver, SearchOptions, search, simulate};
+        use pddl_ground::task::Conjunction;
+        use std::sync::atomic::AtomicBool;
+        let mut task = three_balls();
+        let layout = StateLayout::new(&task);
+        assert!(Symmetry::new(&task, &layout).is_some());
+        for (goal, classes) in [
+            // b3 in b: the goal names b3 alone.
+            (vec![7], None),
+            // b1 and b3 in b, b2 anywhere: b2 differs from the others.
+            (vec![1, 7], None),
+            // Every ball in b, or none named: the balls stay symmetric.
+            (vec![1, 4, 7], Some(1)),
+            (vec![], Some(1)),
+        ] {
+            task.goal = Conjunction {
+                pos: goal.clone(),
+                ..Conjunction::default()
+            };
+            let symmetry = Symmetry::new(&task, &layout);
+            assert_eq!(symmetry.map(|s| s.classes()), classes, "goal {goal:?}");
+        }
+        // b1 kept out of room b: the negative goal names b1 alone.
+        task.goal = Conjunction {
+            pos: vec![4, 7],
+            neg: vec![1],
+            ..Conjunction::default()
+        };
+        assert!(Symmetry::new(&task, &layout).is_none());
+        // b1 and b3 to room b: 7 steps (pick, move, drop, move back, pick,
+        // move, drop). With the balls merged, breadth-first search took
+        // the orbit of "two balls in b" for the goal and ended with 11.
+        task.goal = Conjunction {
+            pos: vec![1, 7],
+            ..Conjunction::default()
+        };
+        for engine in [Engine::AStar, Engine::BreadthFirst, Engine::LazyGreedy] {
+            let options = SearchOptions {
+                engine,
+                heuristic: HeuristicKind::Blind,
+                ..SearchOptions::optimal_default().with_threads(1)
+            };
+            let r = search(&task, &options, &AtomicBool::new(false), &mut NoObserver);
+            let plan = r.plan.expect("solvable");
+            let end = simulate(&task, &plan.operators).expect("the plan replays");
+            assert!(end.goal_reached, "{engine}");
+            if engine != Engine::LazyGreedy {
+                assert_eq!(plan.cost, 7, "{engine}");
+            }
+        }
     }
 
     #[test]
