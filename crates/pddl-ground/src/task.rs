@@ -468,11 +468,15 @@ pub struct Task {
     pub operators: Vec<Operator>,
     /// Derived-predicate rules.
     pub axioms: Vec<Axiom>,
-    /// Facts true in the initial state (sorted, before axioms).
+    /// Facts true in the initial state (sorted, before axioms). The task
+    /// holds the operators relaxed reachability found from these facts:
+    /// starting elsewhere, some plans may need operators it lacks.
     pub init_facts: Vec<FactId>,
     /// Initial fluent values, indexed by fluent id; NaN means undefined.
     pub init_fluents: Vec<f64>,
-    /// The goal.
+    /// The goal. Grounding drops the operators and facts that cannot
+    /// matter for it (unless [`crate::GroundOptions::keep_irrelevant`]), so to plan
+    /// for other goals in one ground task, ground it with that option.
     pub goal: Conjunction,
     /// The metric, if the problem has one.
     pub metric: Option<GroundMetric>,
@@ -481,11 +485,11 @@ pub struct Task {
     /// Classes of interchangeable objects (names, sorted; two or more per
     /// class): permuting objects within classes maps every state to one
     /// with the same goal distance (see the grounder's `symmetry` module).
-    /// They hold for this task's operators, static facts and goal, not for
-    /// its dynamic initial facts, which may change freely. A caller that
-    /// changes the goal may leave them as they are (the search drops the
-    /// classes the goal tells apart); one that changes operators must
-    /// clear them or search without symmetry reduction.
+    /// They depend on the operators, the static facts and the goal, not
+    /// on the dynamic initial facts. A caller that changes the goal may
+    /// leave them as they are (the search drops the classes the goal
+    /// tells apart); one that changes operators must clear them or search
+    /// without symmetry reduction.
     pub interchangeable_objects: Vec<Vec<String>>,
     /// Where grounding found that no state can satisfy the goal, the goal
     /// literals that made it so, in the goal's order (an atom nothing can
