@@ -1,0 +1,232 @@
+//! How many dead Puzznic boards relaxed reachability (h¹) and h² (pairs of
+//! facts) recognise as dead: the measurement behind the README's note on
+//! Game Boy level 127, whose dead ends the search's heuristics miss.
+//!
+//! Plays random games from a level's board (moves into boards that
+//! `planner::puzznic::dead_ends` already calls dead are avoided where
+//! another move exists, since the search's relaxation sees those too),
+//! proves each board reached dead or alive by the simulator's
+//! breadth-first search (boards it cannot decide within its limit are
+//! counted apart), and asks both tests about the boards it proved dead and
+//! alive. h² is `Mutexes` (the landmarks' h² fixpoint) on the board's
+//! ground task with its negative conditions compiled into positive facts
+//! (`not-f`), which `Mutexes` would otherwise ignore; a board is dead by it
+//! when a goal fact is unreachable or two goal facts are mutex.
+//!
+//! ```sh
+//! cargo run --release --example puzznic_h2_dead_ends -- LEVEL.txt [GAMES [MOVES [STATES]]]
+//! cargo run --release --example puzznic_h2_dead_ends -- LEVEL.txt --along SOLUTION.moves
+//! ```
+//!
+//! GAMES random games (default 400) of up to MOVES moves each (default
+//! 20), each board decided by a breadth-first search of up to STATES
+//! boards (default 300 000). With `--along`, it instead times h² on every
+//! board along a known solution, all of which must come out alive.
+
+use std::collections::{HashMap, HashSet};
+use std::error::Error;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use planner::ground::task::{Conjunction, FactId, Task};
+use planner::puzznic::bfs::{BfsOutcome, solve_bfs};
+use planner::puzznic::dead_ends::DeadEnds;
+use planner::puzznic::level::{Board, Level};
+use planner::puzznic::problem::parse_plan_moves;
+use planner::puzznic::solve::ground_level;
+use planner::puzznic::{Rules, read_level};
+use planner::search::heuristics::landmarks::mutex::Mutexes;
+
+/// More than the fixpoint needs on any Game Boy board.
+const MUTEX_WORK: u64 = 50_000_000_000;
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.first() else {
+        return Err("usage: puzznic_h2_dead_ends LEVEL.txt [GAMES [MOVES [STATES]]]".into());
+    };
+    let level = read_level(Path::new(path), None)?;
+    if args.get(1).map(String::as_str) == Some("--along") {
+        let moves = args.get(2).ok_or("--along needs a file of moves")?;
+        return along_solution(&level, &std::fs::read_to_string(moves)?);
+    }
+    let number = |i: usize, default: usize| -> Result<usize, Box<dyn Error>> {
+        Ok(args
+            .get(i)
+            .map(|a| a.parse())
+            .transpose()?
+            .unwrap_or(default))
+    };
+    let (games, moves, states) = (number(1, 400)?, number(2, 20)?, number(3, 300_000)?);
+    let mut counts = Counts::default();
+    for board in random_boards(&level.board, games, moves) {
+        let dead = match solve_bfs(&board, states).0 {
+            BfsOutcome::Unsolvable => true,
+            BfsOutcome::Solved(_) => false,
+            _ => {
+                counts.undecided += 1;
+                continue;
+            }
+        };
+        let task = board_task(&board)?;
+        let by_h1 = !task.impossible_goal.is_empty();
+        let by_h2 = by_h1 || h2_says_dead(&task).ok_or("the h² fixpoint ran out of work")?;
+        if dead {
+            counts.dead += 1;
+            counts.dead_by_h1 += usize::from(by_h1);
+            counts.dead_by_h2 += usize::from(by_h2);
+        } else {
+            counts.alive += 1;
+            counts.alive_called_dead += usize::from(by_h2);
+        }
+    }
+    println!("{counts:?}");
+    Ok(())
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    dead: usize,
+    dead_by_h1: usize,
+    dead_by_h2: usize,
+    alive: usize,
+    /// Must stay 0: h² is a relaxation.
+    alive_called_dead: usize,
+    undecided: usize,
+}
+
+/// Distinct still boards reached by random games from `start`.
+fn random_boards(start: &Board, games: usize, max_moves: usize) -> Vec<Board> {
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut below = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let dead_ends = DeadEnds::new(start);
+    let mut seen = HashSet::new();
+    let mut boards = Vec::new();
+    for _ in 0..games {
+        let mut board = start.clone();
+        for _ in 0..1 + below(max_moves.max(1)) {
+            let moves = board.moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mut next = board.play(moves[below(moves.len())]);
+            for _ in 0..20 {
+                if !next.as_ref().is_ok_and(|b| dead_ends.is_dead(b)) {
+                    break;
+                }
+                next = board.play(moves[below(moves.len())]);
+            }
+            let Ok(next) = next else { break };
+            board = next;
+        }
+        if seen.insert(board.to_text()) {
+            boards.push(board);
+        }
+    }
+    boards
+}
+
+/// Times h² on every board along `solution` (moves as `plan puzznic
+/// solve` prints them); each must come out alive.
+fn along_solution(level: &Level, solution: &str) -> Result<(), Box<dyn Error>> {
+    let mut board = level.board.clone();
+    let (mut total, mut slowest) = (Duration::ZERO, Duration::ZERO);
+    let moves = parse_plan_moves(solution, &board)?;
+    for (i, timed) in moves.iter().enumerate() {
+        let task = board_task(&board)?;
+        let start = Instant::now();
+        let dead = h2_says_dead(&task).ok_or("the h² fixpoint ran out of work")?;
+        let took = start.elapsed();
+        if dead {
+            return Err(format!("board {i} of a solution called dead: a bug").into());
+        }
+        (total, slowest) = (total + took, slowest.max(took));
+        board = board.play(timed.mv)?;
+    }
+    println!(
+        "{} boards alive by h², {total:?} in all, the slowest {slowest:?}",
+        moves.len()
+    );
+    Ok(())
+}
+
+fn board_task(board: &Board) -> Result<Task, Box<dyn Error>> {
+    let level = Level {
+        comments: Vec::new(),
+        board: board.clone(),
+    };
+    Ok(ground_level(
+        &level,
+        "board",
+        Rules::TurnBased,
+        &Default::default(),
+    )?)
+}
+
+/// Whether h² proves the goal unreachable; `None` if the fixpoint ran out
+/// of work.
+fn h2_says_dead(task: &Task) -> Option<bool> {
+    let task = positive_conditions(task);
+    let mutexes = Mutexes::compute(&task, MUTEX_WORK)?;
+    let goal = &task.goal.pos;
+    let unreachable = goal.iter().any(|&g| !mutexes.reachable(g));
+    let pairs = goal
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| goal[i + 1..].iter().map(move |&b| (a, b)));
+    Some(unreachable || pairs.into_iter().any(|(a, b)| mutexes.are_mutex(a, b)))
+}
+
+/// `task` with every negative condition `(not f)` replaced by a new fact
+/// `not-f`, true exactly when `f` is false: initially where `f` is not,
+/// deleted wherever `f` is added, added wherever `f` is deleted and not
+/// added by the same effect.
+fn positive_conditions(task: &Task) -> Task {
+    let mut negated: Vec<FactId> = task.goal.neg.clone();
+    for op in &task.operators {
+        negated.extend(&op.precondition.neg);
+        for effect in &op.conditional {
+            negated.extend(&effect.condition.neg);
+        }
+    }
+    negated.sort_unstable();
+    negated.dedup();
+    let mut positive = task.clone();
+    let mut complement: HashMap<FactId, FactId> = HashMap::new();
+    let initially: HashSet<FactId> = task.init_facts.iter().copied().collect();
+    for &f in &negated {
+        let not_f = positive.facts.len() as FactId;
+        let mut atom = task.facts[f as usize].clone();
+        atom.predicate = format!("not-{}", atom.predicate).into();
+        positive.facts.push(atom);
+        complement.insert(f, not_f);
+        if !initially.contains(&f) {
+            positive.init_facts.push(not_f);
+        }
+    }
+    positive.init_facts.sort_unstable();
+    let conditions = |c: &mut Conjunction| {
+        let negative = std::mem::take(&mut c.neg);
+        c.pos.extend(negative.iter().map(|f| complement[f]));
+    };
+    let effects = |add: &mut Vec<FactId>, del: &mut Vec<FactId>| {
+        let deleted: Vec<FactId> = del.iter().filter(|f| !add.contains(f)).copied().collect();
+        del.extend(add.iter().filter_map(|f| complement.get(f)));
+        add.extend(deleted.iter().filter_map(|f| complement.get(f)));
+    };
+    conditions(&mut positive.goal);
+    for op in &mut positive.operators {
+        conditions(&mut op.precondition);
+        effects(&mut op.add, &mut op.del);
+        for effect in &mut op.conditional {
+            conditions(&mut effect.condition);
+            effects(&mut effect.add, &mut effect.del);
+        }
+    }
+    positive
+}
