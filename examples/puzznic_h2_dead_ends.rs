@@ -60,7 +60,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let (games, moves, states) = (number(1, 400)?, number(2, 20)?, number(3, 300_000)?);
     let mut counts = Counts::default();
     for board in random_boards(&level.board, games, moves) {
-        let dead = match solve_bfs(&board, states).0 {
+        let (outcome, search) = solve_bfs(&board, states);
+        let dead = match outcome {
             BfsOutcome::Unsolvable => true,
             BfsOutcome::Solved(_) => false,
             _ => {
@@ -75,6 +76,10 @@ fn main() -> Result<(), Box<dyn Error>> {
             counts.dead += 1;
             counts.dead_by_h1 += usize::from(by_h1);
             counts.dead_by_h2 += usize::from(by_h2);
+            if by_h2 && !by_h1 {
+                counts.largest_region_only_h2_sees =
+                    counts.largest_region_only_h2_sees.max(search.states);
+            }
         } else {
             counts.alive += 1;
             counts.alive_called_dead += usize::from(by_h2);
@@ -89,6 +94,9 @@ struct Counts {
     dead: usize,
     dead_by_h1: usize,
     dead_by_h2: usize,
+    /// The most boards reachable from a dead board that h² recognises and
+    /// h¹ does not (all of them dead).
+    largest_region_only_h2_sees: usize,
     alive: usize,
     /// Must stay 0: h² is a relaxation.
     alive_called_dead: usize,
