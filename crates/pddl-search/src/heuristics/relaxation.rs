@@ -490,14 +490,22 @@ impl OpState {
     /// precondition is reached.
     #[inline(always)]
     fn precondition_reached<const MAX: bool>(&mut self, c: Cost) -> Option<Cost> {
+        let combined = self.combine::<MAX>(c);
+        self.unsatisfied -= 1;
+        (self.unsatisfied == 0).then_some(combined)
+    }
+
+    /// Combines cost `c` into the precondition cost (by max with `MAX`,
+    /// else summed; saturating at 2^32 − 1) and returns the result.
+    #[inline(always)]
+    fn combine<const MAX: bool>(&mut self, c: Cost) -> Cost {
         let c = u32::try_from(c).unwrap_or(u32::MAX);
         self.pre_cost = if MAX {
             self.pre_cost.max(c)
         } else {
             self.pre_cost.saturating_add(c)
         };
-        self.unsatisfied -= 1;
-        (self.unsatisfied == 0).then_some(Cost::from(self.pre_cost))
+        Cost::from(self.pre_cost)
     }
 }
 
@@ -918,14 +926,7 @@ impl<const MAX: bool> Counters for FullCounters<'_, MAX> {
 
     #[inline(always)]
     fn released(&mut self, o: u32, gate_cost: Cost, _: Cost) -> Cost {
-        let state = &mut self.op_state[o as usize];
-        let gate_cost = u32::try_from(gate_cost).unwrap_or(u32::MAX);
-        state.pre_cost = if MAX {
-            state.pre_cost.max(gate_cost)
-        } else {
-            state.pre_cost.saturating_add(gate_cost)
-        };
-        Cost::from(state.pre_cost)
+        self.op_state[o as usize].combine::<MAX>(gate_cost)
     }
 }
 
