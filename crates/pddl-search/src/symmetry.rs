@@ -27,7 +27,7 @@
 
 use hashbrown::HashMap;
 use pddl_ground::Task;
-use pddl_ground::task::FactId;
+use pddl_ground::task::{FactId, GroundAtom};
 
 use crate::state::StateLayout;
 
@@ -127,28 +127,15 @@ impl Symmetry {
         }
         let fact_words = layout.fact_words();
         let mut class_facts = vec![0u64; fact_words];
-        let mut templates: Vec<HashMap<(&str, Vec<&str>), u32>> = vec![HashMap::new(); classes];
+        let mut templates: Vec<HashMap<Template, u32>> = vec![HashMap::new(); classes];
         // Per fact naming an active class object: (class, object, template).
         let mut named_by: Vec<(FactId, usize, usize, u32)> = Vec::new();
         for (f, fact) in task.facts.iter().enumerate() {
-            let Some(&(c, i)) = fact
-                .args
-                .iter()
-                .filter_map(|a| class_of.get(a.as_str()))
-                .find(|&&(c, _)| active[c])
-            else {
+            let Some((c, i, template)) = template(task, fact, &class_of, &active) else {
                 continue;
             };
-            let object = &task.interchangeable_objects[c][i];
-            let blanked: Vec<&str> = fact
-                .args
-                .iter()
-                .map(|a| if a == object { "" } else { a.as_str() })
-                .collect();
             let next = templates[c].len() as u32;
-            let t = *templates[c]
-                .entry((fact.predicate.as_str(), blanked))
-                .or_insert(next);
+            let t = *templates[c].entry(template).or_insert(next);
             named_by.push((f as FactId, c, i, t));
             class_facts[f / 64] |= 1 << (f % 64);
         }
@@ -249,6 +236,29 @@ impl Symmetry {
     }
 }
 
+/// A fact with one of its objects' name blanked out: `(at _ c3)` for
+/// `(at b1 c3)` and `b1`.
+type Template<'t> = (&'t str, Vec<&'t str>);
+
+/// The object of an `active` class that `fact` names (class and index in
+/// it; facts name at most one, see [`Symmetry::new`]) and the fact's
+/// template for it; `None` where it names none.
+fn template<'t>(
+    task: &'t Task,
+    fact: &'t GroundAtom,
+    class_of: &HashMap<&str, (usize, usize)>,
+    active: &[bool],
+) -> Option<(usize, usize, Template<'t>)> {
+    let &(c, i) = (fact.args.iter())
+        .filter_map(|a| class_of.get(a.as_str()))
+        .find(|&&(c, _)| active[c])?;
+    let object = task.interchangeable_objects[c][i].as_str();
+    let blanked = (fact.args.iter())
+        .map(|a| if a == object { "" } else { a.as_str() })
+        .collect();
+    Some((c, i, (fact.predicate.as_str(), blanked)))
+}
+
 /// Deactivates the classes whose objects `task`'s goal tells apart.
 ///
 /// The grounder finds the classes for the goal it grounds, so they hold
@@ -266,10 +276,8 @@ fn drop_classes_the_goal_tells_apart(
     active: &mut [bool],
 ) {
     let was_active = active.to_vec();
-    let object_of = |arg: &str| (class_of.get(arg).copied()).filter(|&(c, _)| was_active[c]);
-    // Per class, per object: its goal literals (polarity, predicate, the
-    // arguments with the object's name blanked).
-    type GoalSignature<'t> = Vec<(bool, &'t str, Vec<&'t str>)>;
+    // Per class, per object: its goal literals (polarity and template).
+    type GoalSignature<'t> = Vec<(bool, Template<'t>)>;
     let mut signatures: Vec<Vec<GoalSignature>> = task
         .interchangeable_objects
         .iter()
@@ -281,14 +289,10 @@ fn drop_classes_the_goal_tells_apart(
         let Some(fact) = task.facts.get(f as usize) else {
             continue;
         };
-        let Some((c, i)) = fact.args.iter().find_map(|a| object_of(a.as_str())) else {
+        let Some((c, i, template)) = template(task, fact, class_of, &was_active) else {
             continue;
         };
-        let object = task.interchangeable_objects[c][i].as_str();
-        let blanked = (fact.args.iter())
-            .map(|a| if a == object { "" } else { a.as_str() })
-            .collect();
-        signatures[c][i].push((positive, fact.predicate.as_str(), blanked));
+        signatures[c][i].push((positive, template));
     }
     for (c, objects) in signatures.iter_mut().enumerate() {
         for signature in objects.iter_mut() {
@@ -300,7 +304,7 @@ fn drop_classes_the_goal_tells_apart(
     }
     task.goal.for_each_fluent(&mut |fluent| {
         for arg in &task.fluents[fluent as usize].args {
-            if let Some((c, _)) = object_of(arg.as_str()) {
+            if let Some(&(c, _)) = class_of.get(arg.as_str()).filter(|&&(c, _)| was_active[c]) {
                 active[c] = false;
             }
         }
