@@ -28,6 +28,7 @@ use std::error::Error;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use planner::generate::rng::Rng;
 use planner::ground::task::{Conjunction, FactId, Task};
 use planner::puzznic::bfs::{BfsOutcome, solve_bfs};
 use planner::puzznic::dead_ends::DeadEnds;
@@ -105,29 +106,23 @@ struct Counts {
 
 /// Distinct still boards reached by random games from `start`.
 fn random_boards(start: &Board, games: usize, max_moves: usize) -> Vec<Board> {
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut below = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut rng = Rng::new(1);
     let dead_ends = DeadEnds::new(start);
     let mut seen = HashSet::new();
     let mut boards = Vec::new();
     for _ in 0..games {
         let mut board = start.clone();
-        for _ in 0..1 + below(max_moves.max(1)) {
+        for _ in 0..1 + rng.index(max_moves.max(1)) {
             let moves = board.moves();
             if moves.is_empty() {
                 break;
             }
-            let mut next = board.play(moves[below(moves.len())]);
+            let mut next = board.play(moves[rng.index(moves.len())]);
             for _ in 0..20 {
                 if !next.as_ref().is_ok_and(|b| dead_ends.is_dead(b)) {
                     break;
                 }
-                next = board.play(moves[below(moves.len())]);
+                next = board.play(moves[rng.index(moves.len())]);
             }
             let Ok(next) = next else { break };
             board = next;
