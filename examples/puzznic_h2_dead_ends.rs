@@ -8,10 +8,10 @@
 //! proves each board reached dead or alive by the simulator's
 //! breadth-first search (boards it cannot decide within its limit are
 //! counted apart), and asks both tests about the boards it proved dead and
-//! alive. h² is `Mutexes` (the landmarks' h² fixpoint) on the board's
-//! ground task with its negative conditions compiled into positive facts
-//! (`not-f`), which `Mutexes` would otherwise ignore; a board is dead by it
-//! when a goal fact is unreachable or two goal facts are mutex.
+//! alive. h² is `planner::search::heuristics::h2` on the board's ground
+//! task, with negation literals for its negative conditions (which the
+//! landmarks' mutexes ignore); a board is dead by it when a goal literal
+//! is unreachable or two goal literals are never reachable together.
 //!
 //! ```sh
 //! cargo run --release --example puzznic_h2_dead_ends -- LEVEL.txt [GAMES [MOVES [STATES]]]
@@ -23,23 +23,23 @@
 //! boards (default 300 000). With `--along`, it instead times h² on every
 //! board along a known solution, all of which must come out alive.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::error::Error;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use planner::generate::rng::Rng;
-use planner::ground::task::{Conjunction, FactId, Task};
+use planner::ground::task::Task;
 use planner::puzznic::bfs::{BfsOutcome, solve_bfs};
 use planner::puzznic::dead_ends::DeadEnds;
 use planner::puzznic::level::{Board, Level};
 use planner::puzznic::problem::parse_plan_moves;
 use planner::puzznic::solve::ground_level;
 use planner::puzznic::{Rules, read_level};
-use planner::search::heuristics::landmarks::mutex::Mutexes;
+use planner::search::heuristics::h2::PairRelaxation;
 
 /// More than the fixpoint needs on any Game Boy board.
-const MUTEX_WORK: u64 = 50_000_000_000;
+const MAX_WORK: u64 = 50_000_000_000;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -174,62 +174,13 @@ fn board_task(board: &Board) -> Result<Task, Box<dyn Error>> {
 /// Whether h² proves the goal unreachable; `None` if the fixpoint ran out
 /// of work.
 fn h2_says_dead(task: &Task) -> Option<bool> {
-    let task = positive_conditions(task);
-    let mutexes = Mutexes::compute(&task, MUTEX_WORK)?;
-    let goal = &task.goal.pos;
-    let unreachable = goal.iter().any(|&g| !mutexes.reachable(g));
-    let pairs = goal
+    let relaxation = PairRelaxation::new(task, true)?;
+    let init = relaxation.state_literals(&task.init_facts);
+    let pairs = relaxation.reachable_pairs(&init, MAX_WORK, &|| false)?;
+    let goal = &relaxation.goal;
+    let mut goal_pairs = goal
         .iter()
         .enumerate()
-        .flat_map(|(i, &a)| goal[i + 1..].iter().map(move |&b| (a, b)));
-    Some(unreachable || pairs.into_iter().any(|(a, b)| mutexes.are_mutex(a, b)))
-}
-
-/// `task` with every negative condition `(not f)` replaced by a new fact
-/// `not-f`, true exactly when `f` is false: initially where `f` is not,
-/// deleted wherever `f` is added, added wherever `f` is deleted and not
-/// added by the same effect.
-fn positive_conditions(task: &Task) -> Task {
-    let mut negated: Vec<FactId> = task.goal.neg.clone();
-    for op in &task.operators {
-        negated.extend(&op.precondition.neg);
-        for effect in &op.conditional {
-            negated.extend(&effect.condition.neg);
-        }
-    }
-    negated.sort_unstable();
-    negated.dedup();
-    let mut positive = task.clone();
-    let mut complement: HashMap<FactId, FactId> = HashMap::new();
-    let initially: HashSet<FactId> = task.init_facts.iter().copied().collect();
-    for &f in &negated {
-        let not_f = positive.facts.len() as FactId;
-        let mut atom = task.facts[f as usize].clone();
-        atom.predicate = format!("not-{}", atom.predicate).into();
-        positive.facts.push(atom);
-        complement.insert(f, not_f);
-        if !initially.contains(&f) {
-            positive.init_facts.push(not_f);
-        }
-    }
-    positive.init_facts.sort_unstable();
-    let conditions = |c: &mut Conjunction| {
-        let negative = std::mem::take(&mut c.neg);
-        c.pos.extend(negative.iter().map(|f| complement[f]));
-    };
-    let effects = |add: &mut Vec<FactId>, del: &mut Vec<FactId>| {
-        let deleted: Vec<FactId> = del.iter().filter(|f| !add.contains(f)).copied().collect();
-        del.extend(add.iter().filter_map(|f| complement.get(f)));
-        add.extend(deleted.iter().filter_map(|f| complement.get(f)));
-    };
-    conditions(&mut positive.goal);
-    for op in &mut positive.operators {
-        conditions(&mut op.precondition);
-        effects(&mut op.add, &mut op.del);
-        for effect in &mut op.conditional {
-            conditions(&mut effect.condition);
-            effects(&mut effect.add, &mut effect.del);
-        }
-    }
-    positive
+        .flat_map(|(i, &a)| goal[i..].iter().map(move |&b| (a, b)));
+    Some(goal_pairs.any(|(a, b)| !pairs.together(a, b)))
 }

@@ -147,8 +147,9 @@ fn every_task_validates() {
     run_configurations(usize::MAX, seconds, keep);
 }
 
-/// A* with LM-cut, A* with h_max, A* with pattern databases and (on
-/// unit-cost tasks) breadth-first search prove the same optimal cost.
+/// A* with LM-cut, A* with h_max (also with dead-end traps), A* with
+/// pattern databases and (on unit-cost tasks) breadth-first search prove
+/// the same optimal cost.
 #[test]
 fn optimal_configurations_agree() {
     let Some(tasks) = tasks(1, |_| true) else {
@@ -190,6 +191,19 @@ fn optimal_configurations_agree() {
             problem.display()
         );
         assert!(lmcut.result.proven_optimal && hmax.result.proven_optimal);
+        // Learned traps only cut real dead ends: A* stays optimal.
+        let with_traps = SearchOptions {
+            dead_end_traps: true,
+            ..options(Engine::AStar, HeuristicKind::HMax, 5)
+        };
+        if let Some(c) = &solve(domain, problem, &with_traps).result.plan {
+            assert_eq!(
+                c.cost,
+                a.cost,
+                "{kind} {}: h_max with dead-end traps",
+                problem.display()
+            );
+        }
         if !lmcut.task.has_general_costs() {
             let bfs = solve(
                 domain,

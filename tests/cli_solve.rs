@@ -58,6 +58,8 @@ fn solves_and_the_printed_plan_validates() {
         &["--novelty"],
         &["--search", "eager-greedy", "--novelty"],
         &["--threads", "1"],
+        &["--dead-end-traps"],
+        &["--optimal", "--dead-end-traps"],
     ] {
         let mut args = vec![BLOCKS_DOMAIN, BLOCKS_PROBLEM, "-q"];
         args.extend_from_slice(extra);
@@ -535,7 +537,7 @@ fn limits_take_units() {
 /// flag); the combinations that keep their meaning still run.
 #[test]
 fn conflicting_search_flags_exit_2() {
-    let refused: [(&[&str], &str); 7] = [
+    let refused: [(&[&str], &str); 8] = [
         (&["--optimal", "--search", "lazy-greedy"], "--optimal"),
         (&["--optimal", "--heuristic", "hff"], "admissible"),
         (&["--optimal", "--weight", "2"], "--weight"),
@@ -543,6 +545,7 @@ fn conflicting_search_flags_exit_2() {
         (&["--search", "lazy-greedy", "--weight", "3"], "--weight"),
         (&["--search", "astar", "--weight", "2"], "--weight"),
         (&["--search", "astar", "--novelty"], "--novelty"),
+        (&["--search", "bfs", "--dead-end-traps"], "--dead-end-traps"),
     ];
     for (flags, named) in refused {
         let (status, stdout, stderr) = run(&[&[BLOCKS_DOMAIN, BLOCKS_PROBLEM], flags].concat());

@@ -233,24 +233,36 @@ fn the_catch_needs_a_push_while_a_tile_falls() {
 
 #[test]
 fn planner_optimal_matches_the_simulator() {
+    // Also with dead-end traps, which must keep A* optimal.
+    let with_traps = SearchOptions {
+        dead_end_traps: true,
+        ..puzznic::optimal_options()
+    };
     for (name, optimal) in turn_based_solvable() {
-        let level = load(name);
-        let (result, plan) =
-            solve_level(&level, name, Rules::TurnBased, &puzznic::optimal_options());
-        assert_eq!(result.outcome, Outcome::Solved, "{name}");
-        assert!(result.proven_optimal, "{name}");
-        let plan = plan.expect("a plan");
-        assert_eq!(plan.moves.len(), optimal, "{name}");
-        assert_eq!(
-            result.plan.map(|p| p.cost),
-            Some(optimal as u64),
-            "{name}: cost is the number of moves"
-        );
-        assert!(
-            clears(&level, &plan.pushes()),
-            "{name}: the planner's moves do not clear the simulator's board"
-        );
-        assert_valid_for_the_validator(&level, name, Rules::TurnBased, &plan.plan_lines, optimal);
+        for options in [puzznic::optimal_options(), with_traps.clone()] {
+            let level = load(name);
+            let (result, plan) = solve_level(&level, name, Rules::TurnBased, &options);
+            assert_eq!(result.outcome, Outcome::Solved, "{name}");
+            assert!(result.proven_optimal, "{name}");
+            let plan = plan.expect("a plan");
+            assert_eq!(plan.moves.len(), optimal, "{name}");
+            assert_eq!(
+                result.plan.map(|p| p.cost),
+                Some(optimal as u64),
+                "{name}: cost is the number of moves"
+            );
+            assert!(
+                clears(&level, &plan.pushes()),
+                "{name}: the planner's moves do not clear the simulator's board"
+            );
+            assert_valid_for_the_validator(
+                &level,
+                name,
+                Rules::TurnBased,
+                &plan.plan_lines,
+                optimal,
+            );
+        }
     }
 }
 
@@ -262,6 +274,10 @@ fn planner_default_solves_every_shipped_level() {
         for options in [
             puzznic::satisficing_options(),
             SearchOptions::satisficing_default(),
+            SearchOptions {
+                dead_end_traps: true,
+                ..puzznic::satisficing_options()
+            },
         ] {
             let (result, plan) = solve_level(&level, name, Rules::TurnBased, &options);
             let plan = plan.unwrap_or_else(|| panic!("{name}: {:?}", result.outcome));

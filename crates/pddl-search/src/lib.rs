@@ -378,6 +378,25 @@ fn create_heuristic<'t>(
     heuristics::create_with(kind, task, cost_type, resources)
 }
 
+/// `h`, wrapped so that learned traps catch dead ends too where the
+/// options ask for them ([`SearchOptions::dead_end_traps`]) and the task
+/// allows them.
+fn with_dead_end_traps<'t>(
+    h: Box<dyn heuristics::Heuristic + 't>,
+    task: &'t Task,
+    options: &SearchOptions,
+    monitor: &Monitor<'_>,
+) -> Box<dyn heuristics::Heuristic + 't> {
+    if !options.dead_end_traps {
+        return h;
+    }
+    let stop = monitor.stop_check();
+    match heuristics::traps::TrapLearner::new(task, heuristics::traps::MAX_WORK, &stop) {
+        Some(learner) => Box::new(heuristics::traps::TrapLearning::new(h, learner)),
+        None => h,
+    }
+}
+
 /// Runs the configured engine once.
 pub(crate) fn run_engine(
     space: &mut StateSpace<'_>,
@@ -389,13 +408,14 @@ pub(crate) fn run_engine(
     match options.engine {
         Engine::BreadthFirst => breadth_first::run(space, monitor),
         Engine::AStar | Engine::WeightedAStar => {
-            let mut h = create_heuristic(
+            let h = create_heuristic(
                 options.heuristic,
                 task,
                 CostType::Real,
                 options.parallel_evaluation,
                 monitor,
             );
+            let mut h = with_dead_end_traps(h, task, options, monitor);
             let weight = astar_weight(options).unwrap_or(1.0);
             let params = astar_params(weight, bound);
             // Blind A* with costs 0/1: f = g + (0 or min cost) is a small
@@ -420,7 +440,8 @@ pub(crate) fn run_engine(
         Engine::EagerGreedy | Engine::LazyGreedy => {
             // Greedy search ignores costs (LAMA-first style): plan length
             // guides it better than costs, which can be zero or huge.
-            let mut h = create_heuristic(options.heuristic, task, CostType::Unit, None, monitor);
+            let h = create_heuristic(options.heuristic, task, CostType::Unit, None, monitor);
+            let mut h = with_dead_end_traps(h, task, options, monitor);
             let preferred = options.preferred_operators && h.has_preferred_operators();
             let mut goal_count = heuristics::goal_count::GoalCount::new(task);
             // LAMA: landmark count (whose goal part goal count is) in

@@ -322,6 +322,15 @@ pub struct SearchOptions {
     /// restarts also run on a second thread beside its lazy ones, with
     /// the same results (`restarts::lazy_and_eager_side_by_side`).
     pub parallel_evaluation: Option<u64>,
+    /// A*, weighted A* and the greedy engines: also call dead ends the
+    /// states that learned traps catch, learning them with h² on a budget
+    /// of about a third of the search's time
+    /// ([`crate::heuristics::traps`]). Sees dead ends that need pairs of
+    /// facts (a Puzznic kind of three cut in two), where relaxation
+    /// heuristics see only single facts; tasks with axioms are searched
+    /// without. Off by default: measured, it costs more than it saves on
+    /// the tasks tried (see the README).
+    pub dead_end_traps: bool,
 }
 
 impl SearchOptions {
@@ -353,6 +362,7 @@ impl SearchOptions {
             novelty: false,
             background_last_turn: Some(BACKGROUND_DELAY),
             parallel_evaluation: Some(EVALUATIONS_BEFORE_HELPER),
+            dead_end_traps: false,
         }
     }
 
@@ -406,6 +416,7 @@ impl SearchOptions {
             // A* has no fallback turns.
             background_last_turn: None,
             parallel_evaluation: Some(EVALUATIONS_BEFORE_HELPER),
+            dead_end_traps: false,
         }
     }
 }

@@ -33,6 +33,12 @@ pub struct SearchArgs {
     /// plateaus trap greedy search.
     #[arg(long)]
     pub novelty: bool,
+    /// Also call dead ends the states caught by traps (sets of fact
+    /// pairs that stay false) learned with h² on a third of the search's
+    /// time: sees dead ends that pairs of facts show and the relaxation
+    /// misses. Not with --search bfs, nor on tasks with axioms.
+    #[arg(long)]
+    pub dead_end_traps: bool,
     /// Search every state: do not merge states that differ only by a
     /// permutation of interchangeable objects (symmetry reduction).
     #[arg(long)]
@@ -112,6 +118,7 @@ impl SearchArgs {
         options.anytime = self.anytime;
         options.symmetry_reduction = !self.no_symmetry;
         options.novelty |= self.novelty;
+        options.dead_end_traps = self.dead_end_traps;
         options = options.with_threads(self.threads.into());
         if self.search.is_some() || self.heuristic.is_some() || self.weight.is_some() {
             options = options.without_fallbacks();
@@ -166,6 +173,9 @@ impl SearchArgs {
             return Err(format!(
                 "--weight is weighted A*'s (--search wastar); {engine} has no weight"
             ));
+        }
+        if self.dead_end_traps && options.engine == Engine::BreadthFirst {
+            return Err("--dead-end-traps needs a heuristic search; --search bfs has none".into());
         }
         if self.novelty && !matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy) {
             return Err(format!(

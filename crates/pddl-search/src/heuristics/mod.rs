@@ -12,6 +12,7 @@
 pub mod blind;
 pub mod cache;
 pub mod goal_count;
+pub mod h2;
 pub mod hadd;
 pub mod hff;
 pub mod hmax;
@@ -22,6 +23,7 @@ pub mod numeric;
 pub mod out_of_reach;
 pub mod pdb;
 pub mod relaxation;
+pub mod traps;
 
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};

@@ -34,6 +34,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         novelty: false,
         background_last_turn: None,
         parallel_evaluation: None,
+        dead_end_traps: false,
     }
 }
 
@@ -999,4 +1000,44 @@ fn the_longest_time_limit_is_no_deadline() {
             assert_eq!(result.outcome, Outcome::Solved, "anytime {anytime}");
         }
     }
+}
+
+#[test]
+fn dead_end_traps_keep_costs_optimal_and_verdicts_right_on_random_tasks() {
+    // Traps only call real dead ends dead: A* with an admissible
+    // heuristic stays optimal, and every engine still finds a plan where
+    // one exists and proves unsolvable the tasks without one.
+    let mut rng = Lcg(61);
+    let (mut solvable, mut unsolvable) = (0, 0);
+    for round in 0..300 {
+        let task = random_task(&mut rng);
+        let best = optimal_cost(&task);
+        solvable += usize::from(best.is_some());
+        unsolvable += usize::from(best.is_none());
+        for (engine, heuristic) in [
+            (Engine::AStar, HeuristicKind::HMax),
+            (Engine::AStar, HeuristicKind::LmCut),
+            (Engine::WeightedAStar, HeuristicKind::HFF),
+            (Engine::LazyGreedy, HeuristicKind::HFF),
+            (Engine::EagerGreedy, HeuristicKind::HAdd),
+        ] {
+            let options = SearchOptions {
+                dead_end_traps: true,
+                ..options(engine, heuristic)
+            };
+            let result = run_with(&task, &options);
+            let cost = result.plan.as_ref().map(|p| p.cost);
+            match best {
+                None => assert_eq!(result.outcome, Outcome::Unsolvable, "round {round}"),
+                Some(_) if engine == Engine::AStar => {
+                    assert_eq!(cost, best, "round {round}: {engine} {heuristic}")
+                }
+                Some(_) => assert!(cost.is_some(), "round {round}: {engine} {heuristic}"),
+            }
+        }
+    }
+    assert!(
+        solvable >= 50 && unsolvable >= 100,
+        "{solvable} solvable, {unsolvable} unsolvable"
+    );
 }
