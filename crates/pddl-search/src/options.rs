@@ -324,12 +324,15 @@ pub struct SearchOptions {
     pub parallel_evaluation: Option<u64>,
     /// A*, weighted A* and the greedy engines: also call dead ends the
     /// states that learned traps catch, learning them with h² on a budget
-    /// of about a third of the search's time
-    /// ([`crate::heuristics::traps`]). Sees dead ends that need pairs of
-    /// facts (a Puzznic kind of three cut in two), where relaxation
-    /// heuristics see only single facts; tasks with axioms are searched
-    /// without. Off by default: measured, it costs more than it saves on
-    /// the tasks tried (see the README).
+    /// of work per evaluation ([`crate::heuristics::traps`]). Sees dead
+    /// ends that need pairs of facts (two Sokoban boxes side by side
+    /// against a wall), where relaxation heuristics see only single
+    /// facts; tasks with axioms are searched without. Off by default:
+    /// measured, it saves time on Sokoban and costs time on Puzznic (see
+    /// "Dead-end traps" in `docs/search.md`). Each search of the
+    /// configured engine and of the fallback turns learns its own traps;
+    /// the default's hill-climbing, optimality probe and improvement
+    /// restarts search without them.
     pub dead_end_traps: bool,
 }
 

@@ -34,9 +34,10 @@ pub struct SearchArgs {
     #[arg(long)]
     pub novelty: bool,
     /// Also call dead ends the states caught by traps (sets of fact
-    /// pairs that stay false) learned with h² on a third of the search's
-    /// time: sees dead ends that pairs of facts show and the relaxation
-    /// misses. Not with --search bfs, nor on tasks with axioms.
+    /// pairs that stay false) learned with h² on a budget of work per
+    /// evaluation: sees dead ends that pairs of facts show and the
+    /// relaxation misses (faster on Sokoban, slower on Puzznic). Not with
+    /// --search bfs; tasks with axioms are searched without.
     #[arg(long)]
     pub dead_end_traps: bool,
     /// Search every state: do not merge states that differ only by a
