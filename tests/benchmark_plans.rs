@@ -112,6 +112,11 @@ fn run_configurations(per_domain: usize, seconds: u64, keep: impl Fn(&str) -> bo
         options(Engine::EagerGreedy, HeuristicKind::HAdd, seconds),
         options(Engine::WeightedAStar, HeuristicKind::HFF, seconds),
         options(Engine::AStar, HeuristicKind::LmCut, seconds),
+        SearchOptions {
+            time_limit: Some(Duration::from_secs(seconds)),
+            dead_end_traps: true,
+            ..SearchOptions::satisficing_default()
+        },
     ];
     let mut solved = 0;
     for (_, domain, problem) in &tasks {
@@ -132,7 +137,7 @@ fn first_task_of_every_domain_validates() {
 }
 
 #[test]
-#[ignore = "hours: every benchmark task, four configurations (see the module's docs)"]
+#[ignore = "hours: every benchmark task, five configurations (see the module's docs)"]
 fn every_task_validates() {
     let seconds = std::env::var("BENCHMARK_PLANS_SECONDS").map_or(30, |text| {
         text.parse()
