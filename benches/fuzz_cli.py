@@ -52,7 +52,8 @@ ODD_VALUES = ["0", "-0", "-1", "1", "2", "0.5", "1e-300", "1e300", "nan", "inf",
               "5ms", "1s", "0.01m", "1h", "1e300h", "nan s", "512M", "1.5G", "1e300G", "-1G",
               "1KiB", "G", "1 T"]
 SEARCH_FLAGS = ["--time-limit", "--memory-limit", "--weight", "--threads", "--search",
-                "--heuristic", "--anytime", "--novelty", "--no-symmetry", "--optimal"]
+                "--heuristic", "--anytime", "--novelty", "--no-symmetry", "--optimal",
+                "--dead-end-traps"]
 SOLVE_FLAGS = SEARCH_FLAGS + ["--max-operators", "--max-facts", "--json", "--validate"]
 PUZZNIC_FLAGS = SEARCH_FLAGS + ["--simulator", "--max-states", "--real-time", "--json"]
 VALUE_FLAGS = {"--time-limit", "--memory-limit", "--weight", "--threads", "--search",
