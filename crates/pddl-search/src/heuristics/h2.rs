@@ -409,6 +409,11 @@ impl PairTable {
         self.derived.len()
     }
 
+    /// Bytes the table holds.
+    pub fn bytes(&self) -> u64 {
+        (self.pairs.len() * std::mem::size_of::<u64>() + self.derived.len()) as u64
+    }
+
     /// Whether every pair of `literals` (each with itself too) is
     /// reachable.
     pub fn pairwise(&self, literals: &[Literal]) -> bool {

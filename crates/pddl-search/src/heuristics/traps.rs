@@ -428,7 +428,9 @@ impl Heuristic for TrapLearning<'_> {
 
     fn memory_bytes(&self) -> u64 {
         let elements: usize = self.learner.traps.iter().map(|t| t.elements.len()).sum();
-        self.inner.memory_bytes() + (elements * std::mem::size_of::<Element>()) as u64
+        // The table from the initial state, and one for the state checked.
+        let tables = 2 * self.learner.from_init.bytes();
+        self.inner.memory_bytes() + (elements * std::mem::size_of::<Element>()) as u64 + tables
     }
 
     fn evaluate_registered(
