@@ -446,6 +446,6 @@ impl PairTable {
 
     /// Whether `l` is reachable (h² ≠ ∞ for the single literal).
     pub fn reachable(&self, l: Literal) -> bool {
-        (l as usize) < self.literals() && (self.derived[l as usize] || self.bit(l, l))
+        self.together(l, l)
     }
 }
