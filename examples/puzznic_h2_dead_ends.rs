@@ -177,10 +177,5 @@ fn h2_says_dead(task: &Task) -> Option<bool> {
     let relaxation = PairRelaxation::new(task, true)?;
     let init = relaxation.state_literals(&task.init_facts);
     let pairs = relaxation.reachable_pairs(&init, MAX_WORK, &|| false)?;
-    let goal = &relaxation.goal;
-    let mut goal_pairs = goal
-        .iter()
-        .enumerate()
-        .flat_map(|(i, &a)| goal[i..].iter().map(move |&b| (a, b)));
-    Some(goal_pairs.any(|(a, b)| !pairs.together(a, b)))
+    Some(!pairs.pairwise(&relaxation.goal))
 }

@@ -417,10 +417,17 @@ impl PairTable {
     /// Whether every pair of `literals` (each with itself too) is
     /// reachable.
     pub fn pairwise(&self, literals: &[Literal]) -> bool {
+        self.first_apart(literals).is_none()
+    }
+
+    /// The first pair of `literals` (a literal with itself included) not
+    /// reachable together, in order of the first literal, then the second.
+    pub fn first_apart(&self, literals: &[Literal]) -> Option<(Literal, Literal)> {
         literals
             .iter()
             .enumerate()
-            .all(|(i, &a)| literals[i..].iter().all(|&b| self.together(a, b)))
+            .flat_map(|(i, &a)| literals[i..].iter().map(move |&b| (a, b)))
+            .find(|&(a, b)| !self.together(a, b))
     }
 
     /// Whether `a` and `b` (the same literal: `a` alone) are reachable

@@ -173,13 +173,7 @@ impl TrapLearner {
         else {
             return (Learned::OutOfWork, max_work);
         };
-        let goal = &self.relaxation.goal;
-        let unreachable_goal = goal
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &a)| goal[i..].iter().map(move |&b| (a, b)))
-            .find(|&(a, b)| !from_state.together(a, b));
-        let Some(goal_element) = unreachable_goal else {
+        let Some(goal_element) = from_state.first_apart(&self.relaxation.goal) else {
             return (Learned::Alive, work);
         };
         match self.certificate(&from_state, goal_element) {
