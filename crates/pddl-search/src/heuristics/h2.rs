@@ -320,11 +320,16 @@ impl PairRelaxation {
                     }
                     enabled[index] = true;
                     enabled_adds[slot].extend_from_slice(&piece.add);
-                }
-                // The operator's effects that can fire together.
-                for &a in &piece.add {
-                    for &b in &enabled_adds[slot] {
-                        changed |= m.set(a, b);
+                    // The operator's effects that can fire together: this
+                    // piece's adds with those of its operator's pieces
+                    // enabled so far (itself included). Once is enough, as
+                    // each piece enabled later pairs its adds with these.
+                    let together = enabled_adds[slot].len();
+                    work += (piece.add.len() * together) as u64;
+                    for &a in &piece.add {
+                        for &b in &enabled_adds[slot] {
+                            changed |= m.set(a, b);
+                        }
                     }
                 }
                 // Literals reachable together with the whole condition and
@@ -454,5 +459,40 @@ impl PairTable {
     /// Whether `l` is reachable (h² ≠ ∞ for the single literal).
     pub fn reachable(&self, l: Literal) -> bool {
         self.together(l, l)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::TaskBuilder;
+
+    #[test]
+    fn effects_of_one_operator_fire_together_even_when_enabled_far_apart() {
+        // `fire` adds a when c1 holds and b when c2 holds, consuming both;
+        // c2 needs c1 first, and making either deletes a and b. So a and
+        // b hold together only after one `fire` with both effects, whose
+        // pieces h² enables in different passes (`fire` comes first), and
+        // neither persists beside the other's condition.
+        let (s, c1, c2, a, b) = (0, 1, 2, 3, 4);
+        let mut builder = TaskBuilder::new(5);
+        let fire = builder.op("fire", &[s], &[], &[c1, c2]);
+        builder.cond(fire, &[c1], &[a], &[]);
+        builder.cond(fire, &[c2], &[b], &[]);
+        builder.op("make-c2", &[c1], &[c2], &[a, b]);
+        builder.op("make-c1", &[s], &[c1], &[a, b]);
+        let task = builder.build(&[s], &[a, b]);
+        let relaxation = PairRelaxation::new(&task, false).expect("small task");
+        let init = relaxation.state_literals(&task.init_facts);
+        let pairs = relaxation
+            .reachable_pairs(&init, u64::MAX, &|| false)
+            .expect("no work limit");
+        assert!(pairs.together(a, b), "both effects of one step");
+        assert!(pairs.together(c1, c2));
+        for (x, y) in [(a, c1), (b, c1), (a, c2), (b, c2)] {
+            assert!(!pairs.together(x, y), "{x} and {y}");
+        }
+        assert_eq!(pairs.first_apart(&[s, a, b]), None);
+        assert_eq!(pairs.first_apart(&[a, b, c1]), Some((a, c1)));
     }
 }
