@@ -5,8 +5,8 @@
 //! Relaxation heuristics see only what single facts can reach, and miss
 //! dead ends that pairs see: on Puzznic, a kind of three tiles cut in two
 //! by a wall. h² ([`super::h2`]) sees many of them, but costs far more
-//! than an evaluation (up to 144 ms on a Game Boy board), so it runs on a
-//! few states only. Where it proves a state dead, [`TrapLearner::learn`]
+//! than an evaluation (tens of milliseconds on a Game Boy board, some
+//! thousand evaluations), so it runs on a few states only. Where it proves a state dead, [`TrapLearner::learn`]
 //! keeps a small certificate instead of the verdict: the goal element h²
 //! found unreachable, and for every way the relaxation could reach an
 //! element of the set, one element of its conditions that it keeps
