@@ -380,10 +380,11 @@ fn create_heuristic<'t>(
 
 /// `h`, wrapped so that learned traps catch dead ends too where the
 /// options ask for them ([`SearchOptions::dead_end_traps`]) and the task
-/// allows them.
+/// allows them. The searches on one space share the learner's fixpoint
+/// from the initial state ([`StateSpace::fresh_trap_learner`]).
 fn with_dead_end_traps<'t>(
     h: Box<dyn heuristics::Heuristic + 't>,
-    task: &'t Task,
+    space: &mut StateSpace<'t>,
     options: &SearchOptions,
     monitor: &Monitor<'_>,
 ) -> Box<dyn heuristics::Heuristic + 't> {
@@ -391,7 +392,10 @@ fn with_dead_end_traps<'t>(
         return h;
     }
     let stop = monitor.stop_check();
-    match heuristics::traps::TrapLearner::new(task, heuristics::traps::MAX_WORK, &stop) {
+    let learner = space.fresh_trap_learner(|task| {
+        heuristics::traps::TrapLearner::new(task, heuristics::traps::MAX_WORK, &stop)
+    });
+    match learner {
         Some(learner) => Box::new(heuristics::traps::TrapLearning::new(h, learner)),
         None => h,
     }
@@ -415,7 +419,7 @@ pub(crate) fn run_engine(
                 options.parallel_evaluation,
                 monitor,
             );
-            let mut h = with_dead_end_traps(h, task, options, monitor);
+            let mut h = with_dead_end_traps(h, space, options, monitor);
             let weight = astar_weight(options).unwrap_or(1.0);
             let params = astar_params(weight, bound);
             // Blind A* with costs 0/1: f = g + (0 or min cost) is a small
@@ -441,7 +445,7 @@ pub(crate) fn run_engine(
             // Greedy search ignores costs (LAMA-first style): plan length
             // guides it better than costs, which can be zero or huge.
             let h = create_heuristic(options.heuristic, task, CostType::Unit, None, monitor);
-            let mut h = with_dead_end_traps(h, task, options, monitor);
+            let mut h = with_dead_end_traps(h, space, options, monitor);
             let preferred = options.preferred_operators && h.has_preferred_operators();
             let mut goal_count = heuristics::goal_count::GoalCount::new(task);
             // LAMA: landmark count (whose goal part goal count is) in

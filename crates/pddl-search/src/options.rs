@@ -330,9 +330,10 @@ pub struct SearchOptions {
     /// facts; tasks with axioms are searched without. Off by default:
     /// measured, it saves time on Sokoban and costs time on Puzznic (see
     /// "Dead-end traps" in `docs/search.md`). Each search of the
-    /// configured engine and of the fallback turns learns its own traps;
-    /// the default's hill-climbing, optimality probe and improvement
-    /// restarts search without them.
+    /// configured engine and of the fallback turns learns its own traps
+    /// (the fixpoint from the initial state that learning starts from
+    /// runs once per thread); the default's hill-climbing, optimality
+    /// probe and improvement restarts search without them.
     pub dead_end_traps: bool,
 }
 

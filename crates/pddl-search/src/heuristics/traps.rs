@@ -25,6 +25,8 @@
 //! evaluations made, the states evaluated are checked by h² and traps
 //! learned where they are dead.
 
+use std::sync::Arc;
+
 use hashbrown::HashSet;
 use pddl_ground::Task;
 use pddl_ground::task::{Cost, OperatorId};
@@ -68,15 +70,17 @@ pub enum Learned {
     OutOfWork,
 }
 
-/// The learned traps of a task, and what learning needs.
+/// The learned traps of a task, and what learning needs. A clone shares
+/// what learning needs (the relaxation and h² from the initial state) and
+/// copies the traps.
 #[derive(Clone, Debug)]
 pub struct TrapLearner {
-    relaxation: PairRelaxation,
+    relaxation: Arc<PairRelaxation>,
     /// h² from the initial state: pairs not in it are false in every
     /// reachable state.
-    from_init: PairTable,
+    from_init: Arc<PairTable>,
     /// Per literal: the pieces that add it.
-    adders: Vec<Vec<u32>>,
+    adders: Arc<Vec<Vec<u32>>>,
     traps: Vec<Trap>,
 }
 
@@ -99,9 +103,9 @@ impl TrapLearner {
             }
         }
         Some(TrapLearner {
-            relaxation,
-            from_init,
-            adders,
+            relaxation: Arc::new(relaxation),
+            from_init: Arc::new(from_init),
+            adders: Arc::new(adders),
             traps: Vec::new(),
         })
     }
@@ -494,18 +498,50 @@ mod tests {
         alive
     }
 
-    #[test]
-    fn a_trap_catches_the_dead_ends_only_pairs_see_and_no_other_state() {
-        // p and q are wanted together; with the resource r each is made
-        // by deleting the other, with s both at once. Dropping s for r is
-        // a dead end that relaxed reachability does not see.
+    /// p and q are wanted together; with the resource r each is made by
+    /// deleting the other, with s both at once. Dropping s for r is a
+    /// dead end that relaxed reachability does not see.
+    fn resource_task() -> Task {
         let mut b = TaskBuilder::new(4);
         let (p, q, r, s) = (0, 1, 2, 3);
         b.op("make-p", &[r], &[p], &[q]);
         b.op("make-q", &[r], &[q], &[p]);
         b.op("make-both", &[s], &[p, q], &[]);
         b.op("drop", &[s], &[r], &[s]);
-        let task = b.build(&[s], &[p, q]);
+        b.build(&[s], &[p, q])
+    }
+
+    #[test]
+    fn searches_on_one_space_share_the_fixpoint_but_not_the_traps() {
+        let task = resource_task();
+        let mut space = StateSpace::new(&task);
+        let mut builds = 0;
+        let mut build = |task: &Task| {
+            builds += 1;
+            TrapLearner::new(task, u64::MAX, &|| false)
+        };
+        let mut first = space.fresh_trap_learner(&mut build).expect("small task");
+        let dropped = reachable_states(&mut space)
+            .into_iter()
+            .find(|st| {
+                let mut fluents = Vec::new();
+                let view = space.view(st, &mut fluents);
+                (0..4).all(|f| view.has(f) == (f == 2))
+            })
+            .expect("reachable");
+        let mut fluents = Vec::new();
+        let view = space.view(&dropped, &mut fluents);
+        assert_eq!(first.learn(view, u64::MAX).0, Learned::Trap(0));
+        let second = space.fresh_trap_learner(&mut build).expect("small task");
+        assert_eq!(builds, 1, "the fixpoint from the initial state runs once");
+        assert!(Arc::ptr_eq(&first.from_init, &second.from_init));
+        assert!(second.traps().is_empty(), "each search learns its own");
+    }
+
+    #[test]
+    fn a_trap_catches_the_dead_ends_only_pairs_see_and_no_other_state() {
+        let task = resource_task();
+        let (p, q, r, s) = (0, 1, 2, 3);
         let mut learner = TrapLearner::new(&task, u64::MAX, &|| false).expect("small task");
         let mut space = StateSpace::new(&task);
         let states = reachable_states(&mut space);

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use pddl_ground::Task;
 use pddl_ground::task::{Axiom, Conjunction, FactId, OperatorId};
 
+use crate::heuristics::traps::TrapLearner;
 use crate::state::{StateLayout, StatePacking, StateView, has_fact, set_fact};
 use crate::symmetry::Symmetry;
 
@@ -414,6 +415,9 @@ pub struct StateSpace<'t> {
     forced: ForcedTransitions,
     symmetry: Option<Arc<Symmetry>>,
     packing: Option<Arc<StatePacking>>,
+    /// The task's dead-end trap learner before it learns anything, once a
+    /// search has asked for one (`Some(None)`: the task cannot have one).
+    trap_learner: Option<Option<TrapLearner>>,
 }
 
 impl<'t> StateSpace<'t> {
@@ -433,7 +437,21 @@ impl<'t> StateSpace<'t> {
             forced: ForcedTransitions::new(task),
             symmetry: None,
             packing: None,
+            trap_learner: None,
         }
+    }
+
+    /// A dead-end trap learner for the task that has learned nothing yet
+    /// (`None` where the task cannot have one): built by `build` for the
+    /// first search that asks, with its fixpoint from the initial state,
+    /// and shared by every later search on this space (a clone shares
+    /// that fixpoint), so that the default's turns run it once.
+    pub(crate) fn fresh_trap_learner(
+        &mut self,
+        build: impl FnOnce(&Task) -> Option<TrapLearner>,
+    ) -> Option<TrapLearner> {
+        let task = self.task;
+        self.trap_learner.get_or_insert_with(|| build(task)).clone()
     }
 
     /// Turns symmetry reduction on or off: with it, searches deduplicate
