@@ -6,10 +6,11 @@
 //! dead ends that pairs see: on Puzznic, a kind of three tiles cut in two
 //! by a wall. h² ([`super::h2`]) sees many of them, but costs far more
 //! than an evaluation (tens of milliseconds on a Game Boy board, some
-//! thousand evaluations), so it runs on a few states only. Where it proves a state dead, [`TrapLearner::learn`]
-//! keeps a small certificate instead of the verdict: the goal element h²
-//! found unreachable, and for every way the relaxation could reach an
-//! element of the set, one element of its conditions that it keeps
+//! thousand evaluations), so it runs on a few states only. Where it
+//! proves a state dead, [`TrapLearner::learn`] keeps a small
+//! certificate instead of the verdict: the goal element h² found
+//! unreachable, and for every way the relaxation could reach an element
+//! of the set, one element of its conditions that it keeps
 //! unreachable, chosen among the pairs unreachable from the initial state
 //! (mutexes, false in every reachable state, so they cost nothing) where
 //! possible, then among the elements already chosen. Such a set is a

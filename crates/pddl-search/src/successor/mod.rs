@@ -416,7 +416,9 @@ pub struct StateSpace<'t> {
     symmetry: Option<Arc<Symmetry>>,
     packing: Option<Arc<StatePacking>>,
     /// The task's dead-end trap learner before it learns anything, once a
-    /// search has asked for one (`Some(None)`: the task cannot have one).
+    /// search has asked for one (`Some(None)`: the task cannot have one,
+    /// or the time limit or cancellation cut its fixpoint short, which
+    /// stops every later search too).
     trap_learner: Option<Option<TrapLearner>>,
 }
 
