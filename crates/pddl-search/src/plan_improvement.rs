@@ -224,13 +224,13 @@ pub fn improve_plan(
 /// How many times its length the expansions of a plan's neighbourhood may
 /// grow to: beyond that, a plan that no near state shortens is left as it
 /// is (driverlog p04, whose plan nothing shortened then, took 89 instead
-/// of 53 ms of CPU time with the budget alone; with a cap of 64, 50.8
-/// against 49.9 ms without any neighbourhood search). 96 rather than 64
-/// made 7 of 220 plans cheaper (freecell p02–p04 one step shorter each,
-/// elevators p02 65 → 60, depot p09 74 → 72, pegsol p17 12 → 10) for
-/// 1.4 % more time over the 60 tasks of the reference comparison, most of
-/// it on those plans; 128 found no more and cost 2–4 %.
-const MAX_EXPANSIONS_PER_STEP: usize = 96;
+/// of 53 ms of CPU time with the budget alone). 200 with 10 applications
+/// per generated state (`NEIGHBOURHOOD_BUDGET_PER_GENERATED` in the
+/// crate's root), where it was 96 with 3, made 26 and 25 of two samples
+/// of 214 shared tasks cheaper and none costlier, for 6 % and 3 % more
+/// time; a cap of 400 found about as many for more time (see
+/// `docs/search.md`, "Plan improvement").
+const MAX_EXPANSIONS_PER_STEP: usize = 200;
 
 /// The most memory a plan's neighbourhood may take (states and
 /// transitions): it is not counted against the memory limit, so it stays
