@@ -598,13 +598,17 @@ fn a_wide_gap_is_a_plan_at_least_160_percent_of_a_known_bound() {
 #[test]
 fn the_neighbourhood_search_gets_a_floor_only_for_plans_far_above_their_bound() {
     let per_state = crate::NEIGHBOURHOOD_BUDGET_PER_GENERATED;
+    let near_bound = crate::NEAR_BOUND_NEIGHBOURHOOD_BUDGET_PER_GENERATED;
+    assert!(near_bound < per_state);
     // Depot p02: 990 states generated earn fewer applications than the
     // floor, and its plan of 16 is 145 % of the bound 11.
     assert!(990 * per_state < 20_000);
     assert_eq!(crate::neighbourhood_budget(990, 16, 11), 20_000);
-    assert_eq!(crate::neighbourhood_budget(990, 15, 11), 990 * per_state);
-    // No bound known, or a larger budget earned: no floor.
+    // Close to the bound: fewer per state, and no floor.
+    assert_eq!(crate::neighbourhood_budget(990, 15, 11), 990 * near_bound);
+    // No bound known: the full rate, no floor.
     assert_eq!(crate::neighbourhood_budget(990, 16, 0), 990 * per_state);
+    // A larger budget earned than the floor.
     assert_eq!(
         crate::neighbourhood_budget(10_000, 16, 11),
         10_000 * per_state
