@@ -225,11 +225,11 @@ pub fn improve_plan(
 /// grow to: beyond that, a plan that no near state shortens is left as it
 /// is (driverlog p04, whose plan nothing shortened then, took 89 instead
 /// of 53 ms of CPU time with the budget alone). 200 with 10 applications
-/// per generated state (`NEIGHBOURHOOD_BUDGET_PER_GENERATED` in the
-/// crate's root), where it was 96 with 3, made 26 and 25 of two samples
-/// of 214 shared tasks cheaper and none costlier, for 6 % and 3 % more
-/// time; a cap of 400 found about as many for more time (see
-/// `docs/search.md`, "Plan improvement").
+/// per generated state away from the plan's bound
+/// (`NEIGHBOURHOOD_BUDGET_PER_GENERATED` in the crate's root), where it was
+/// 96 with 3, made 25 and 21 of two samples of 214 shared tasks cheaper
+/// and none costlier, for 4 % and 3 % more time; a cap of 400 found about
+/// as many for more time (see `docs/search.md`, "Plan improvement").
 const MAX_EXPANSIONS_PER_STEP: usize = 200;
 
 /// The most memory a plan's neighbourhood may take (states and
