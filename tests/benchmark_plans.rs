@@ -294,6 +294,37 @@ fn a_short_search_leaves_the_neighbourhood_search_enough_to_shorten_the_plan() {
     assert_eq!(cost, Some(15));
 }
 
+/// Where the state space is small, the default explores it whole after
+/// the first plan (the exhaustion probe) and reports that plan, or a
+/// cheaper one through it, optimal without restarting: blocks-world with
+/// five blocks has 866 states, and LM-cut's bound (8) proves nothing. The
+/// costs are those of A* with LM-cut; with four balls, gripper's first
+/// plan (13) is not optimal, and the probe finds one that is (11).
+#[test]
+fn a_small_state_space_explored_whole_proves_the_plan_optimal() {
+    let Some(root) = benchmarks() else { return };
+    for (domain, problem) in [
+        ("blocks", "probBLOCKS-5-0.pddl"),
+        ("blocks", "probBLOCKS-5-1.pddl"),
+        ("gripper", "prob01.pddl"),
+    ] {
+        let (domain, problem) = (
+            root.join(domain).join("domain.pddl"),
+            root.join(domain).join(problem),
+        );
+        let default = solve(&domain, &problem, &SearchOptions::satisficing_default());
+        let optimal = solve(&domain, &problem, &SearchOptions::optimal_default());
+        assert!(default.result.proven_optimal, "{}", problem.display());
+        let cost = solve_and_validate(&domain, &problem, &SearchOptions::satisficing_default());
+        assert_eq!(
+            cost,
+            optimal.result.plan.map(|plan| plan.cost),
+            "{}",
+            problem.display()
+        );
+    }
+}
+
 /// Where the eager restarts find a cheaper plan than the lazy ones, the
 /// neighbourhood search starts from the lazy ones' plan too, and the
 /// cheaper result wins, on one thread as on two: sokoban p17 ended at 37

@@ -131,11 +131,14 @@ pub fn search(
         let runner_up = after
             .runner_up
             .filter(|other| other.operators != plan.operators);
+        let explored = after.explored;
         let shorter = match runner_up {
-            Some(other) => shorten_near_both(&mut space, options, plan, &other, budget, &stop),
-            None => {
-                plan_improvement::shorten_through_neighbourhood(&mut space, plan, budget, &stop)
+            Some(other) => {
+                shorten_near_both(&mut space, options, plan, &other, budget, &stop, explored)
             }
+            None => plan_improvement::shorten_through_neighbourhood(
+                &mut space, plan, budget, &stop, explored,
+            ),
         };
         if shorter.cost < plan.cost {
             monitor.observer.on_plan(task, &shorter);
@@ -165,7 +168,8 @@ pub fn search(
 /// `other` (the runner-up, searched in a state space of its own), each
 /// with `budget` operator applications: side by side on a second thread
 /// where the budget is worth one and there may be one, one after the
-/// other otherwise, with the same result; `best`'s wins a tie.
+/// other otherwise, with the same result; `best`'s wins a tie. `explored`
+/// (see [`plan_improvement::Explored`]) may hold the start of `best`'s.
 fn shorten_near_both(
     space: &mut StateSpace<'_>,
     options: &SearchOptions,
@@ -173,18 +177,19 @@ fn shorten_near_both(
     other: &Plan,
     budget: u64,
     stop: &(dyn Fn() -> bool + Sync),
+    explored: Option<plan_improvement::Explored>,
 ) -> Plan {
-    let near = |space: &mut StateSpace<'_>, plan: &Plan| {
-        plan_improvement::shorten_through_neighbourhood(space, plan, budget, stop)
+    let near = |space: &mut StateSpace<'_>, plan: &Plan, explored| {
+        plan_improvement::shorten_through_neighbourhood(space, plan, budget, stop, explored)
     };
-    let near_other = || near(&mut search_space(space.task, options), other);
+    let near_other = || near(&mut search_space(space.task, options), other, None);
     let beside = budget >= SIDE_BY_SIDE_NEIGHBOURHOOD_APPLICATIONS && may_use_second_core(options);
     let (near_best, near_other) = if beside {
         std::thread::scope(|scope| {
             let thread = std::thread::Builder::new()
                 .name("neighbourhood".into())
                 .spawn_scoped(scope, near_other);
-            let near_best = near(space, best);
+            let near_best = near(space, best, explored);
             let near_other = match thread {
                 Ok(handle) => turns::join(handle),
                 Err(_) => near_other(),
@@ -192,7 +197,7 @@ fn shorten_near_both(
             (near_best, near_other)
         })
     } else {
-        (near(space, best), near_other())
+        (near(space, best, explored), near_other())
     };
     if near_other.cost < near_best.cost {
         near_other
@@ -277,7 +282,7 @@ const SIDE_BY_SIDE_NEIGHBOURHOOD_APPLICATIONS: u64 = 20_000;
 /// plan of `cost`, after searches that generated `generated` states, with
 /// `gap_bound` the estimate of the optimal cost that the budget's floor
 /// compares it with (`AfterFirstPlan::gap_bound`; 0: none).
-fn neighbourhood_budget(generated: u64, cost: Cost, gap_bound: Cost) -> u64 {
+pub(crate) fn neighbourhood_budget(generated: u64, cost: Cost, gap_bound: Cost) -> u64 {
     let far_from_bound =
         restarts::costs_at_least_percent_of_bound(cost, gap_bound, NEIGHBOURHOOD_GAP_PERCENT);
     let per_generated = if gap_bound > 0 && !far_from_bound {

@@ -23,6 +23,14 @@
 //! a cheaper way to the goal (a detour replaced by a shortcut, which
 //! elimination cannot find), found by Dijkstra's algorithm over that
 //! graph. It too runs under a budget of operator applications.
+//!
+//! The same exploration, run from the first plan before the default's
+//! restarts ([`exhaust_state_space`]), proves that plan (or a cheaper one
+//! through the graph) optimal where it expands every reachable state
+//! within a small budget: the plan's states include the initial state, so
+//! the graph then holds every reachable state and transition. Where it
+//! does not, what it explored is kept ([`Explored`]) for the
+//! neighbourhood search around the final plan, if that is the same plan.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -237,40 +245,113 @@ const MAX_EXPANSIONS_PER_STEP: usize = 200;
 /// small beside it.
 const MAX_NEIGHBOURHOOD_BYTES: usize = 64 << 20;
 
+/// What [`exhaust_state_space`] found.
+pub enum Exhaustion {
+    /// It expanded every state reachable from the initial state: the
+    /// cheapest plan through them, optimal (it costs at most as much as
+    /// the plan explored from).
+    Optimal(Plan),
+    /// Its budget ran out (or `stop()` held, or its memory cap was
+    /// reached) first.
+    Unfinished(Box<Explored>),
+    /// The plan does not replay from the initial state.
+    NotReplayed,
+}
+
+/// The graph of states near a plan that [`exhaust_state_space`] explored
+/// without exhausting the state space, kept so that
+/// [`shorten_through_neighbourhood`] around the same plan goes on from it
+/// instead of exploring it again.
+pub struct Explored {
+    operators: Vec<OperatorId>,
+    graph: Neighbourhood,
+    work: u64,
+}
+
+/// Explores breadth-first from all of `plan`'s states, as the
+/// neighbourhood search does, for at most `budget` operator applications
+/// and while `stop()` is false, and reports whether that exhausted the
+/// state space ([`Exhaustion`]). On tasks whose reachable states are few
+/// (blocks-world with five blocks: 866 states, 2 090 applications) this
+/// proves a plan optimal for less than the restarts would spend looking
+/// for a cheaper one.
+pub fn exhaust_state_space(
+    space: &mut StateSpace<'_>,
+    plan: &Plan,
+    budget: u64,
+    stop: &dyn Fn() -> bool,
+) -> Exhaustion {
+    let Some(states) = replay(space, &plan.operators) else {
+        return Exhaustion::NotReplayed;
+    };
+    let mut graph = Neighbourhood::new(space, &states);
+    let mut work = 0;
+    graph.explore(space, usize::MAX, budget, &mut work, stop, true);
+    if graph.complete
+        && let Some(operators) = graph.cheapest_plan(space)
+    {
+        let optimal = Plan::new(space.task, operators);
+        if optimal.cost <= plan.cost {
+            return Exhaustion::Optimal(optimal);
+        }
+    }
+    Exhaustion::Unfinished(Box::new(Explored {
+        operators: plan.operators.clone(),
+        graph,
+        work,
+    }))
+}
+
 /// `plan` replaced by the cheapest plan through the states near it, while
 /// fewer than `budget` operator applications have been spent and `stop()`
 /// is false: the graph of states reached breadth-first from all of the
 /// plan's states, expanding at most a limit of them, which starts at the
 /// plan's length; whenever the graph holds no cheaper plan the limit
-/// doubles (up to 96 times the plan's length) and
+/// doubles (up to [`MAX_EXPANSIONS_PER_STEP`] times the plan's length) and
 /// the exploration goes on where it stopped; around a cheaper plan it
-/// starts afresh. The result replays from the initial state by
-/// construction and costs at most as much as `plan`; a plan that does not
-/// replay is returned unchanged.
+/// starts afresh. Where `explored` was explored around this same plan,
+/// the search starts from that graph, its applications counted in the
+/// budget. The result replays from the initial state by construction and
+/// costs at most as much as `plan`; a plan that does not replay is
+/// returned unchanged.
 pub fn shorten_through_neighbourhood(
     space: &mut StateSpace<'_>,
     plan: &Plan,
     budget: u64,
     stop: &dyn Fn() -> bool,
+    explored: Option<Explored>,
 ) -> Plan {
-    let Some(mut states) = replay(space, &plan.operators) else {
-        return plan.clone();
+    let resumed = explored.filter(|explored| explored.operators == plan.operators);
+    let (mut graph, mut work, mut unchecked) = match resumed {
+        Some(explored) => (explored.graph, explored.work, true),
+        None => {
+            let Some(states) = replay(space, &plan.operators) else {
+                return plan.clone();
+            };
+            (Neighbourhood::new(space, &states), 0, false)
+        }
     };
     let mut best = plan.clone();
-    let mut limit = best.operators.len().max(16);
-    let mut work = 0u64;
-    let mut graph = Neighbourhood::new(space, &states);
-    while work < budget && !stop() {
-        graph.explore(space, limit, budget - work, &mut work, stop);
+    let mut limit = best.operators.len().max(16).max(graph.expanded);
+    // A resumed graph is looked at once even where it spent the budget.
+    while (work < budget || unchecked) && !stop() {
+        unchecked = false;
+        graph.explore(
+            space,
+            limit,
+            budget.saturating_sub(work),
+            &mut work,
+            stop,
+            false,
+        );
         let cheaper = graph
             .cheapest_plan(space)
             .map(|operators| Plan::new(space.task, operators))
             .filter(|found| found.cost < best.cost);
         match cheaper.and_then(|found| Some((replay(space, &found.operators)?, found))) {
-            Some((new_states, found)) => {
+            Some((states, found)) => {
                 // Around the new plan, from scratch, with the same limit.
                 best = found;
-                states = new_states;
                 graph = Neighbourhood::new(space, &states);
             }
             // Nothing cheaper within reach: look further (the exploration
@@ -360,7 +441,12 @@ impl Neighbourhood {
     /// Goes on expanding states breadth-first until `limit` are expanded,
     /// counting applications in `work`, at most `budget` more of them,
     /// within [`MAX_NEIGHBOURHOOD_BYTES`], until `stop()` (asked every
-    /// [`STOP_CHECK_INTERVAL`] expansions).
+    /// [`STOP_CHECK_INTERVAL`] expansions). With `to_exhaust`, it also
+    /// gives up as soon as expanding every state found so far, at the
+    /// applications per expansion so far, would take more than `budget`:
+    /// where the state space is not small, the states found outgrow the
+    /// budget long before it is spent (rovers p01: after about 60
+    /// expansions, where 2 500 applications take about 350).
     fn explore(
         &mut self,
         space: &mut StateSpace<'_>,
@@ -368,6 +454,7 @@ impl Neighbourhood {
         budget: u64,
         work: &mut u64,
         stop: &dyn Fn() -> bool,
+        to_exhaust: bool,
     ) {
         let (mut ops, mut next, mut state) = (Vec::new(), Vec::new(), Vec::new());
         let start = *work;
@@ -403,6 +490,13 @@ impl Neighbourhood {
             }
             self.leaving[id as usize] = (first_edge, self.edges.len() as u32);
             if self.full {
+                return;
+            }
+            let spent = *work - start;
+            if to_exhaust
+                && (self.states.len() as u64).saturating_mul(spent)
+                    > budget.saturating_mul(self.expanded as u64)
+            {
                 return;
             }
         }
@@ -534,7 +628,7 @@ mod tests {
         let empty = plan(&[]);
         assert_eq!(improve_plan(&mut space, &empty, u64::MAX, &never), empty);
         assert_eq!(
-            shorten_through_neighbourhood(&mut space, &empty, u64::MAX, &never),
+            shorten_through_neighbourhood(&mut space, &empty, u64::MAX, &never, None),
             empty
         );
     }
@@ -567,7 +661,7 @@ mod tests {
         // Dropping any step breaks the walk, so elimination keeps all 3.
         let walk = plan(&[0, 1, 2]);
         assert_eq!(improve_plan(&mut space, &walk, u64::MAX, &never), walk);
-        let better = shorten_through_neighbourhood(&mut space, &walk, 1_000, &|| false);
+        let better = shorten_through_neighbourhood(&mut space, &walk, 1_000, &|| false, None);
         assert_eq!(better.operators, vec![3, 2]);
         assert_eq!(better.cost, 2);
         let end = simulate::simulate(&task, &better.operators).unwrap();
@@ -581,7 +675,7 @@ mod tests {
         let mut space = StateSpace::new(&task);
         let walk = plan(&[0, 1, 2]);
         assert_eq!(
-            shorten_through_neighbourhood(&mut space, &walk, u64::MAX, &|| false),
+            shorten_through_neighbourhood(&mut space, &walk, u64::MAX, &|| false, None),
             walk
         );
     }
@@ -592,18 +686,95 @@ mod tests {
         let mut space = StateSpace::new(&task);
         let walk = plan(&[0, 1, 2]);
         assert_eq!(
-            shorten_through_neighbourhood(&mut space, &walk, u64::MAX, &|| true),
+            shorten_through_neighbourhood(&mut space, &walk, u64::MAX, &|| true, None),
             walk
         );
         // One application: not enough to find the jump's way on.
         assert_eq!(
-            shorten_through_neighbourhood(&mut space, &walk, 1, &|| false),
+            shorten_through_neighbourhood(&mut space, &walk, 1, &|| false, None),
             walk
         );
         let broken = plan(&[1, 0]);
         assert_eq!(
-            shorten_through_neighbourhood(&mut space, &broken, u64::MAX, &|| false),
+            shorten_through_neighbourhood(&mut space, &broken, u64::MAX, &|| false, None),
             broken
+        );
+    }
+
+    /// [`walk_with_jump`] beside `toggles` facts that operators set and
+    /// clear at will: 4 × 2^`toggles` states.
+    fn walk_beside_toggles(toggles: u32) -> pddl_ground::Task {
+        let mut b = TaskBuilder::new(4 + toggles as usize);
+        b.op("step-0-1", &[0], &[1], &[0]);
+        b.op("step-1-2", &[1], &[2], &[1]);
+        b.op("step-2-3", &[2], &[3], &[2]);
+        b.op("jump-0-2", &[0], &[2], &[0]);
+        for t in 4..4 + toggles {
+            b.op(&format!("set-{t}"), &[], &[t], &[]);
+            b.op(&format!("clear-{t}"), &[t], &[], &[t]);
+        }
+        b.build(&[0], &[3])
+    }
+
+    #[test]
+    fn exhausting_a_small_state_space_proves_its_cheapest_plan_optimal() {
+        for (jump_cost, optimal) in [(1, vec![3, 2]), (3, vec![0, 1, 2])] {
+            let task = walk_with_jump(jump_cost);
+            let mut space = StateSpace::new(&task);
+            let walk = plan(&[0, 1, 2]);
+            match exhaust_state_space(&mut space, &walk, 1_000, &|| false) {
+                Exhaustion::Optimal(found) => assert_eq!(found.operators, optimal),
+                _ => panic!("4 states and 4 transitions fit in 1 000 applications"),
+            }
+        }
+        // Not a plan from the initial state: nothing to explore from.
+        let task = walk_with_jump(1);
+        let mut space = StateSpace::new(&task);
+        assert!(matches!(
+            exhaust_state_space(&mut space, &plan(&[1, 0]), 1_000, &|| false),
+            Exhaustion::NotReplayed
+        ));
+    }
+
+    #[test]
+    fn an_unfinished_exhaustion_gives_up_early_and_the_neighbourhood_search_goes_on_from_it() {
+        // 4 × 256 states, 9 or 10 transitions out of each.
+        let task = walk_beside_toggles(8);
+        let mut space = StateSpace::new(&task);
+        let walk = plan(&[0, 1, 2]);
+        let Exhaustion::Unfinished(explored) =
+            exhaust_state_space(&mut space, &walk, 500, &|| false)
+        else {
+            panic!("1 024 states do not fit in 500 applications");
+        };
+        // The first few expansions show it: the 500 are not spent.
+        assert!(explored.work < 100, "{} applications", explored.work);
+        let from_scratch = shorten_through_neighbourhood(&mut space, &walk, 1_000, &|| false, None);
+        assert_eq!(from_scratch.operators, vec![3, 2]);
+        let resumed =
+            shorten_through_neighbourhood(&mut space, &walk, 1_000, &|| false, Some(*explored));
+        assert_eq!(resumed, from_scratch);
+        // A resumed graph is looked at even when it spent the whole budget.
+        let Exhaustion::Unfinished(explored) =
+            exhaust_state_space(&mut space, &walk, 500, &|| false)
+        else {
+            panic!("1 024 states do not fit in 500 applications");
+        };
+        let spent = explored.work;
+        assert_eq!(
+            shorten_through_neighbourhood(&mut space, &walk, spent, &|| false, Some(*explored)),
+            from_scratch
+        );
+        // Explored around another plan, it is not used.
+        let Exhaustion::Unfinished(explored) =
+            exhaust_state_space(&mut space, &walk, 500, &|| false)
+        else {
+            panic!("1 024 states do not fit in 500 applications");
+        };
+        let other = plan(&[4, 0, 1, 2]);
+        assert_eq!(
+            shorten_through_neighbourhood(&mut space, &other, 0, &|| false, Some(*explored)),
+            other
         );
     }
 }
