@@ -307,7 +307,7 @@ pub fn exhaust_state_space(
 /// is false: the graph of states reached breadth-first from all of the
 /// plan's states, expanding at most a limit of them, which starts at the
 /// plan's length; whenever the graph holds no cheaper plan the limit
-/// doubles (up to [`MAX_EXPANSIONS_PER_STEP`] times the plan's length) and
+/// doubles (up to 200 times the plan's length, `MAX_EXPANSIONS_PER_STEP`) and
 /// the exploration goes on where it stopped; around a cheaper plan it
 /// starts afresh. Where `explored` was explored around this same plan,
 /// the search starts from that graph, its applications counted in the
