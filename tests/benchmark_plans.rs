@@ -34,6 +34,13 @@ fn tasks(
     Some(tasks.into_iter().map(paths).collect())
 }
 
+/// The domain (`domain.pddl`) and `problem` of a shared benchmark domain
+/// in its `folder` under `root`.
+fn paths(root: &Path, folder: &str, problem: &str) -> (PathBuf, PathBuf) {
+    let folder = root.join(folder);
+    (folder.join("domain.pddl"), folder.join(problem))
+}
+
 fn options(engine: Engine, heuristic: HeuristicKind, seconds: u64) -> SearchOptions {
     SearchOptions {
         engine,
@@ -256,10 +263,7 @@ fn anytime_plans_are_no_costlier_than_the_defaults() {
     .into_iter()
     .chain(woodworking)
     {
-        let (domain, problem) = (
-            root.join(domain).join("domain.pddl"),
-            root.join(domain).join(problem),
-        );
+        let (domain, problem) = paths(&root, domain, problem);
         let default = SearchOptions {
             time_limit: Some(Duration::from_secs(1)),
             ..SearchOptions::satisficing_default()
@@ -288,8 +292,7 @@ fn anytime_plans_are_no_costlier_than_the_defaults() {
 #[test]
 fn a_short_search_leaves_the_neighbourhood_search_enough_to_shorten_the_plan() {
     let Some(root) = benchmarks() else { return };
-    let domain = root.join("depot").join("domain.pddl");
-    let problem = root.join("depot").join("p02.pddl");
+    let (domain, problem) = paths(&root, "depot", "p02.pddl");
     let cost = solve_and_validate(&domain, &problem, &SearchOptions::satisficing_default());
     assert_eq!(cost, Some(15));
 }
@@ -308,10 +311,7 @@ fn a_small_state_space_explored_whole_proves_the_plan_optimal() {
         ("blocks", "probBLOCKS-5-1.pddl"),
         ("gripper", "prob01.pddl"),
     ] {
-        let (domain, problem) = (
-            root.join(domain).join("domain.pddl"),
-            root.join(domain).join(problem),
-        );
+        let (domain, problem) = paths(&root, domain, problem);
         let default = solve(&domain, &problem, &SearchOptions::satisficing_default());
         let optimal = solve(&domain, &problem, &SearchOptions::optimal_default());
         assert!(default.result.proven_optimal, "{}", problem.display());
@@ -336,10 +336,7 @@ fn the_neighbourhood_of_the_lazy_restarts_plan_is_searched_too() {
         ("sokoban-sat08-strips", "p17.pddl", 29),
         ("driverlog", "p04.pddl", 16),
     ] {
-        let (domain, problem) = (
-            root.join(domain).join("domain.pddl"),
-            root.join(domain).join(problem),
-        );
+        let (domain, problem) = paths(&root, domain, problem);
         for threads in [1, 2] {
             let options = SearchOptions::satisficing_default().with_threads(threads);
             let cost = solve_and_validate(&domain, &problem, &options);
@@ -362,10 +359,7 @@ fn restarts_beside_each_other_keep_the_plans_and_counts_of_one_thread() {
         ("driverlog", "p02.pddl"),
         ("zenotravel", "p05.pddl"),
     ] {
-        let (domain, problem) = (
-            root.join(domain).join("domain.pddl"),
-            root.join(domain).join(problem),
-        );
+        let (domain, problem) = paths(&root, domain, problem);
         let run = |threads: usize| {
             let options = SearchOptions::satisficing_default().with_threads(threads);
             let result = solve(&domain, &problem, &options).result;
