@@ -27,8 +27,10 @@ use std::time::Instant;
 ///
 /// Weighted A* gets [`PUZZNIC_FALLBACK_EVALUATIONS`] heuristic
 /// evaluations; without a plan by then, eager greedy search with h_FF
-/// alternating with novelty (best-first width search) goes on until a
-/// plan or the time limit ([`SearchOptions::novelty_fallback`]).
+/// alternating with novelty (best-first width search), learning dead-end
+/// traps as the general default's last turn does, goes on until a plan or
+/// the time limit ([`SearchOptions::novelty_fallback`],
+/// [`SearchOptions::last_turn_dead_end_traps`]).
 pub fn satisficing_options() -> SearchOptions {
     SearchOptions {
         engine: pddl_search::Engine::WeightedAStar,

@@ -335,6 +335,17 @@ pub struct SearchOptions {
     /// runs once per thread); the default's hill-climbing, optimality
     /// probe and improvement restarts search without them.
     pub dead_end_traps: bool,
+    /// The unbudgeted last turn of the fallbacks
+    /// ([`SearchOptions::novelty_fallback`]), which decides only where the
+    /// turns before it spent their budgets without a plan, learns dead-end
+    /// traps as [`SearchOptions::dead_end_traps`] would, on tasks without
+    /// numeric conditions (which h² ignores, so it sees less there). Tasks
+    /// the first turns solve are searched as without; of those they do
+    /// not, Sokoban's have the dead ends that pairs of facts show (sat08
+    /// p20 solved, p18 61 → 45 in a third of the time, p19 22 → 26), and
+    /// Puzznic's are searched alike (see "Dead-end traps" in
+    /// `docs/search.md`).
+    pub last_turn_dead_end_traps: bool,
 }
 
 impl SearchOptions {
@@ -367,6 +378,7 @@ impl SearchOptions {
             background_last_turn: Some(BACKGROUND_DELAY),
             parallel_evaluation: Some(EVALUATIONS_BEFORE_HELPER),
             dead_end_traps: false,
+            last_turn_dead_end_traps: true,
         }
     }
 
@@ -421,6 +433,7 @@ impl SearchOptions {
             background_last_turn: None,
             parallel_evaluation: Some(EVALUATIONS_BEFORE_HELPER),
             dead_end_traps: false,
+            last_turn_dead_end_traps: false,
         }
     }
 }

@@ -200,6 +200,8 @@ impl Turns {
                     Engine::EagerGreedy
                 },
                 novelty: true,
+                dead_end_traps: options.dead_end_traps
+                    || (options.last_turn_dead_end_traps && !has_numeric_conditions(task)),
                 ..options.clone()
             }
         } else if first.len() > 1 {
@@ -452,5 +454,40 @@ impl SearchObserver for ProgressSender {
         // Progress is advisory: a full backlog drops the report, and the
         // receiver is gone only once the result is in.
         let _ = self.0.try_send(progress.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{TaskBuilder, gripper};
+    use pddl_ground::task::Comparison;
+
+    /// Whether the default's last turn on `task` learns dead-end traps.
+    fn last_turn_traps(task: &Task, options: &SearchOptions) -> bool {
+        let turns = Turns::plan(task, options).expect("the default has turns");
+        assert!(turns.last.novelty, "the last turn is the novelty turn");
+        assert!(
+            turns.first.iter().all(|turn| !turn.dead_end_traps),
+            "the budgeted turns run without traps"
+        );
+        turns.last.dead_end_traps
+    }
+
+    #[test]
+    fn the_last_turn_learns_traps_on_tasks_without_numeric_conditions() {
+        let default = SearchOptions::satisficing_default();
+        assert!(last_turn_traps(&gripper(2), &default));
+        let without = SearchOptions {
+            last_turn_dead_end_traps: false,
+            ..default.clone()
+        };
+        assert!(!last_turn_traps(&gripper(2), &without));
+        // h² ignores numeric conditions: no traps where there are some.
+        let mut numeric = TaskBuilder::new(1);
+        let fuel = numeric.fluent(1.0);
+        let go = numeric.op("go", &[], &[0], &[]);
+        numeric.num_pre(go, fuel, Comparison::GreaterEqual, 1.0);
+        assert!(!last_turn_traps(&numeric.build(&[], &[0]), &default));
     }
 }

@@ -36,7 +36,9 @@ pub struct SearchArgs {
     /// Also call dead ends the states caught by traps (sets of fact
     /// pairs that stay false) learned with h² on a budget of work per
     /// evaluation: sees dead ends that pairs of facts show and the
-    /// relaxation misses (faster on Sokoban, slower on Puzznic). Not with
+    /// relaxation misses (faster on Sokoban, slower on Puzznic), in every
+    /// search; without the flag, the default's unbudgeted last turn (with
+    /// novelty) learns them on tasks without numeric conditions. Not with
     /// --search bfs; tasks with axioms are searched without.
     #[arg(long)]
     pub dead_end_traps: bool,

@@ -35,6 +35,7 @@ fn options(engine: Engine, heuristic: HeuristicKind) -> SearchOptions {
         background_last_turn: None,
         parallel_evaluation: None,
         dead_end_traps: false,
+        last_turn_dead_end_traps: false,
     }
 }
 
