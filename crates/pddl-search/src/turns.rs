@@ -173,11 +173,13 @@ impl Turns {
     /// The turns the options ask for on `task`; `None` for a single search.
     fn plan(task: &Task, options: &SearchOptions) -> Option<Turns> {
         let greedy = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy);
+        // Landmarks and h² both ignore numeric conditions.
+        let numeric = has_numeric_conditions(task);
         let mut first = vec![options.clone()];
         if options.landmark_fallback
             && options.heuristic == HeuristicKind::HFF
             && greedy
-            && !has_numeric_conditions(task)
+            && !numeric
         {
             first.push(SearchOptions {
                 heuristic: HeuristicKind::Lama,
@@ -201,7 +203,7 @@ impl Turns {
                 },
                 novelty: true,
                 dead_end_traps: options.dead_end_traps
-                    || (options.last_turn_dead_end_traps && !has_numeric_conditions(task)),
+                    || (options.last_turn_dead_end_traps && !numeric),
                 ..options.clone()
             }
         } else if first.len() > 1 {
