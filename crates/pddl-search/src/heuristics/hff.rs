@@ -75,8 +75,7 @@ impl HFF {
     /// Counts `times` applications of relaxed operator `o`'s origin;
     /// returns the cost added.
     fn count(&mut self, o: u32, times: Cost) -> Cost {
-        let op = self.relaxed.ops[o as usize];
-        let Some(origin) = op.origin else {
+        let Some(origin) = self.relaxed.ops[o as usize].origin else {
             return 0;
         };
         let oi = origin as usize;
@@ -87,7 +86,7 @@ impl HFF {
         if times > self.origin_count[oi] {
             let extra = times - self.origin_count[oi];
             self.origin_count[oi] = times;
-            op.cost.saturating_mul(extra)
+            self.relaxed.cost(o).saturating_mul(extra)
         } else {
             0
         }
@@ -215,8 +214,7 @@ impl HFF {
                             let pre_cost = self.exploration.reached_pre_cost(rt, a)?;
                             let gain = nr.nets_of(a).iter().find(|t| t.0 == n)?.1;
                             let r = cond.repetitions(value, gain);
-                            let cost =
-                                pre_cost.saturating_add(rt.ops[a as usize].cost.saturating_mul(r));
+                            let cost = pre_cost.saturating_add(rt.cost(a).saturating_mul(r));
                             Some((cost, a, r))
                         })
                         .min();
@@ -260,7 +258,7 @@ impl Heuristic for HFF {
     ) -> Option<Cost> {
         let rt = &self.relaxed;
         let ex = &mut self.exploration;
-        if ex.run(rt, state, Combine::Add, true, |o| rt.ops[o as usize].cost) == INFINITE {
+        if ex.run(rt, state, Combine::Add, true, |o| rt.cost(o)) == INFINITE {
             return None;
         }
         self.stamp = self.stamp.wrapping_add(1);

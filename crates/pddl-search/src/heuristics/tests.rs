@@ -517,10 +517,8 @@ fn check_irrelevant_operators_change_nothing(task: &Task, rng: &mut Lcg, label: 
     });
     on_random_walks(task, rng, 4, 10, |step, view| {
         for combine in [Combine::Max, Combine::Add] {
-            let a = whole_ex.run(&whole, view, combine, true, |o| whole.ops[o as usize].cost);
-            let b = pruned_ex.run(&pruned, view, combine, true, |o| {
-                pruned.ops[o as usize].cost
-            });
+            let a = whole_ex.run(&whole, view, combine, true, |o| whole.cost(o));
+            let b = pruned_ex.run(&pruned, view, combine, true, |o| pruned.cost(o));
             assert_eq!(a, b, "{label}, step {step}, {combine:?}");
         }
         let (mut whole_preferred, mut pruned_preferred) = (Vec::new(), Vec::new());
@@ -574,12 +572,9 @@ fn check_gates_change_nothing(task: &Task, rng: &mut Lcg, label: &str) -> bool {
         for ((gated, ungated), (gated_ex, ungated_ex)) in variants.iter().zip(&mut explorations) {
             for combine in [Combine::Max, Combine::Add] {
                 for stop_at_goal in [true, false] {
-                    let a = gated_ex.run(gated, view, combine, stop_at_goal, |o| {
-                        gated.ops[o as usize].cost
-                    });
-                    let b = ungated_ex.run(ungated, view, combine, stop_at_goal, |o| {
-                        ungated.ops[o as usize].cost
-                    });
+                    let a = gated_ex.run(gated, view, combine, stop_at_goal, |o| gated.cost(o));
+                    let b =
+                        ungated_ex.run(ungated, view, combine, stop_at_goal, |o| ungated.cost(o));
                     let at = format!("{label}, step {step}, {combine:?}, stop {stop_at_goal}");
                     assert_eq!(a, b, "{at}: goal");
                     assert_eq!(gated_ex.prop_cost, ungated_ex.prop_cost, "{at}: costs");
