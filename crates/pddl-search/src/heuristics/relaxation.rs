@@ -668,8 +668,11 @@ impl Exploration {
 
     /// Runs the exploration from the state with operator costs `cost(o)`;
     /// returns the goal's cost, [`INFINITE`] if unreachable. With
-    /// `stop_at_goal`, stops as soon as the goal is settled (the costs of
-    /// unsettled propositions are then upper bounds only).
+    /// `stop_at_goal`, stops as soon as the goal's cost is known and every
+    /// proposition a relaxed plan can use is settled, with its supporter
+    /// (without numeric conditions, after the pop at which the goal
+    /// operator fires; the costs of unsettled propositions are then upper
+    /// bounds only).
     pub fn run(
         &mut self,
         rt: &RelaxedTask,
@@ -956,8 +959,8 @@ struct Propagation<'a> {
 }
 
 impl Propagation<'_> {
-    /// Runs the queue dry (or until the goal is settled, with
-    /// `stop_at_goal`), `counters` counting the preconditions reached
+    /// Runs the queue dry (or, with `stop_at_goal`, until the pop at which
+    /// the goal operator fires), `counters` counting the preconditions reached
     /// (with `MAX`, gates combine their costs by max, else by sum).
     /// Returns the goal's cost. `GATED` says whether the task has gates:
     /// without, the loop has none of their tests.
@@ -988,9 +991,6 @@ impl Propagation<'_> {
             if c > fired.prop_cost[p as usize] {
                 continue;
             }
-            if p == goal && stop_at_goal {
-                return c;
-            }
             // Without gates the counted lists are the precondition lists.
             let counted = if GATED {
                 plan.counted_of.get(p)
@@ -1016,6 +1016,16 @@ impl Propagation<'_> {
                         release(&mut fired, &mut counters, gates, g, c);
                     }
                 }
+            }
+            // The goal is reached only by the goal operator, which fires
+            // once every goal fact is popped: every proposition and
+            // supporter a relaxed plan can use is settled then, costs
+            // being popped in non-decreasing order. The goal itself,
+            // queued at the sum of their costs with h_add, would be popped
+            // only after every proposition cheaper than that (depot p04:
+            // 9 % of the whole run).
+            if stop_at_goal && fired.prop_cost[goal as usize] != INFINITE {
+                return fired.prop_cost[goal as usize];
             }
         }
         fired.prop_cost[goal as usize]

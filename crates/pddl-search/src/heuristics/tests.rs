@@ -8,7 +8,7 @@ use pddl_ground::task::{AssignOp, Comparison, Cost, FactId, NumEffect, NumExpr};
 
 use super::hff::HFF;
 use super::lmcut::LmCut;
-use super::relaxation::{Combine, Exploration, RelaxedTask};
+use super::relaxation::{Combine, Exploration, INFINITE, RelaxedTask};
 use super::{CostType, Heuristic, create};
 use crate::options::HeuristicKind;
 use crate::state::StateView;
@@ -591,6 +591,76 @@ fn check_gates_change_nothing(task: &Task, rng: &mut Lcg, label: &str) -> bool {
         }
     });
     gated_any
+}
+
+/// The propositions a relaxed plan can use: the goal and, from each one
+/// reached, the preconditions of its supporter; with their costs and
+/// supporters, in proposition order.
+fn supported_closure(rt: &RelaxedTask, ex: &Exploration) -> Vec<(u32, Cost, u32)> {
+    let mut seen = vec![false; rt.props()];
+    let mut stack = vec![rt.goal_prop()];
+    seen[rt.goal_prop() as usize] = true;
+    let mut closure = Vec::new();
+    while let Some(p) = stack.pop() {
+        let by = ex.supporter[p as usize];
+        closure.push((p, ex.prop_cost[p as usize], by));
+        if ex.prop_cost[p as usize] == INFINITE || by == u32::MAX {
+            continue;
+        }
+        for &q in rt.pre(by) {
+            if !std::mem::replace(&mut seen[q as usize], true) {
+                stack.push(q);
+            }
+        }
+    }
+    closure.sort_unstable();
+    closure
+}
+
+/// An exploration that stops at the goal (as h_add, h_max and h_FF run
+/// it) gives the goal's cost of one run dry, and the same cost and
+/// supporter to every proposition a relaxed plan can use, on random tasks
+/// with and without gates and irrelevant operators, and numeric ones.
+#[test]
+fn stopping_at_the_goal_settles_every_proposition_a_relaxed_plan_uses() {
+    let mut rng = Lcg(41);
+    let mut tasks: Vec<Task> = (0..150).map(|_| random_task(&mut rng)).collect();
+    tasks.extend((0..150).map(|_| random_gated_task(&mut rng)));
+    tasks.extend([pump_task(), copy_task(), visit_all(3, 3)]);
+    let mut stopped_early = 0;
+    for (t, task) in tasks.iter().enumerate() {
+        let mut variants = Vec::new();
+        for relaxed in [
+            RelaxedTask::with_numeric(task, CostType::Real),
+            RelaxedTask::new(task, CostType::PlusOne),
+        ] {
+            let mut pruned = relaxed.clone().with_gates_from(1);
+            pruned.ignore_irrelevant_operators();
+            variants.extend([relaxed, pruned]);
+        }
+        let mut explorations: Vec<_> = variants
+            .iter()
+            .map(|rt| (Exploration::new(rt), Exploration::new(rt)))
+            .collect();
+        on_random_walks(task, &mut rng, 3, 8, |step, view| {
+            for (rt, (early, dry)) in variants.iter().zip(&mut explorations) {
+                for combine in [Combine::Max, Combine::Add] {
+                    let a = early.run(rt, view, combine, true, |o| rt.cost(o));
+                    let b = dry.run(rt, view, combine, false, |o| rt.cost(o));
+                    let at = format!("task {t}, step {step}, {combine:?}");
+                    assert_eq!(a, b, "{at}: goal");
+                    assert_eq!(
+                        supported_closure(rt, early),
+                        supported_closure(rt, dry),
+                        "{at}: a relaxed plan's propositions"
+                    );
+                    stopped_early += usize::from(early.prop_cost != dry.prop_cost);
+                }
+            }
+        });
+    }
+    // The test means something only if explorations stopped early.
+    assert!(stopped_early >= 1_000, "{stopped_early} stopped early");
 }
 
 /// A random task whose operators have preconditions and conditional
