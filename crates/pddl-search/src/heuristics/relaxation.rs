@@ -1188,11 +1188,8 @@ impl CostQueue {
             self.heap.push(Reverse((key, p)));
             return;
         }
-        let k = key as usize;
-        self.buckets.resize_with(k + 1, Vec::new);
-        self.buckets[k].push(p);
-        self.current = self.current.min(k);
-        self.in_buckets += 1;
+        self.buckets.resize_with(key as usize + 1, Vec::new);
+        self.push(key, p);
     }
 
     #[inline]
