@@ -259,6 +259,22 @@ impl AxiomEvaluator {
     }
 }
 
+/// A conditional effect as [`EffectTriggers`] checks it.
+#[derive(Clone, Copy, Debug)]
+struct CheckedEffect {
+    /// Its index into the operator's `conditional`.
+    index: u32,
+    /// Its positive condition facts beyond the trigger are
+    /// `condition_facts[facts_start..negative_start]`, its negative ones
+    /// `condition_facts[negative_start..facts_end]`.
+    facts_start: u32,
+    negative_start: u32,
+    facts_end: u32,
+    /// Whether its condition has numeric comparisons (checked on the
+    /// effect's own record).
+    numeric: bool,
+}
+
 /// Marks a group of conditional effects without a positive condition fact:
 /// it is checked in every state.
 const ALWAYS: FactId = FactId::MAX;
@@ -275,15 +291,22 @@ const MAX_MASK_WORDS: usize = 1 << 22;
 /// hundreds of conditional effects (Puzznic's gravity and matching steps)
 /// checks full conditions only where the trigger holds. With many groups,
 /// the true triggers are found by intersecting the state with a mask of
-/// the operator's triggers, one word at a time.
+/// the operator's triggers, one word at a time. The conditions to check
+/// are copied into one array, without the trigger, so that checking a
+/// group reads consecutive memory instead of each effect's record and
+/// lists (the default on Puzznic level 025: a tenth fewer first-level
+/// cache misses).
 #[derive(Debug)]
 struct EffectTriggers {
     /// Per operator: its range in `groups`.
     ranges: Vec<(u32, u32)>,
     /// `(trigger fact or ALWAYS, range in effects)`, by increasing trigger.
     groups: Vec<(FactId, u32, u32)>,
-    /// Indices into the operator's `conditional`.
-    effects: Vec<u32>,
+    /// The effects of the groups, in their order.
+    effects: Vec<CheckedEffect>,
+    /// The condition facts of the effects beyond their triggers: for each
+    /// effect its positive facts, then its negative ones.
+    condition_facts: Vec<FactId>,
     /// Per operator: where its trigger mask starts in `masks`, or
     /// `u32::MAX` if it has none.
     mask_starts: Vec<u32>,
@@ -297,6 +320,7 @@ impl EffectTriggers {
         let mut ranges = Vec::with_capacity(task.operators.len());
         let mut groups = Vec::new();
         let mut effects = Vec::new();
+        let mut condition_facts = Vec::new();
         let mut mask_starts = Vec::with_capacity(task.operators.len());
         let mut masks = Vec::new();
         let mut uses: hashbrown::HashMap<FactId, u32> = hashbrown::HashMap::new();
@@ -325,8 +349,22 @@ impl EffectTriggers {
             let start = groups.len();
             for chunk in keyed.chunk_by(|a, b| a.0 == b.0) {
                 let first = effects.len() as u32;
-                effects.extend(chunk.iter().map(|&(_, e)| e));
-                groups.push((chunk[0].0, first, effects.len() as u32));
+                let trigger = chunk[0].0;
+                for &(_, e) in chunk {
+                    let condition = &op.conditional[e as usize].condition;
+                    let facts_start = condition_facts.len() as u32;
+                    condition_facts.extend(condition.pos.iter().filter(|&&f| f != trigger));
+                    let negative_start = condition_facts.len() as u32;
+                    condition_facts.extend(&condition.neg);
+                    effects.push(CheckedEffect {
+                        index: e,
+                        facts_start,
+                        negative_start,
+                        facts_end: condition_facts.len() as u32,
+                        numeric: !condition.numeric.is_empty(),
+                    });
+                }
+                groups.push((trigger, first, effects.len() as u32));
             }
             ranges.push((start as u32, groups.len() as u32));
             if groups.len() - start >= MASKED_MIN_GROUPS
@@ -348,6 +386,7 @@ impl EffectTriggers {
             ranges,
             groups,
             effects,
+            condition_facts,
             mask_starts,
             masks,
             fact_words,
@@ -362,12 +401,23 @@ impl EffectTriggers {
         let (start, end) = self.ranges[op as usize];
         let groups = &self.groups[start as usize..end as usize];
         let mut check = |&(_, first, last): &(FactId, u32, u32)| {
-            out.extend(
-                self.effects[first as usize..last as usize]
-                    .iter()
-                    .copied()
-                    .filter(|&e| state.satisfies(&conditional[e as usize].condition)),
-            );
+            for effect in &self.effects[first as usize..last as usize] {
+                let facts =
+                    &self.condition_facts[effect.facts_start as usize..effect.facts_end as usize];
+                let (pos, neg) =
+                    facts.split_at((effect.negative_start - effect.facts_start) as usize);
+                let holds = pos.iter().all(|&f| state.has(f))
+                    && neg.iter().all(|&f| !state.has(f))
+                    && (!effect.numeric
+                        || conditional[effect.index as usize]
+                            .condition
+                            .numeric
+                            .iter()
+                            .all(|n| n.holds(state.fluents)));
+                if holds {
+                    out.push(effect.index);
+                }
+            }
         };
         let mask_start = self.mask_starts[op as usize];
         if mask_start == u32::MAX {
@@ -377,16 +427,21 @@ impl EffectTriggers {
                 }
             }
         } else {
+            // The mask's bits are the groups' triggers, in the groups'
+            // order, so a hit's group is the number of mask bits before it.
             let mask = &self.masks[mask_start as usize..][..self.fact_words];
+            let mut bits_before = 0;
             for (w, (&m, &facts)) in mask.iter().zip(state.facts).enumerate() {
                 let mut hits = m & facts;
                 while hits != 0 {
-                    let fact = (w * 64) as FactId + hits.trailing_zeros();
+                    let bit = hits.trailing_zeros();
                     hits &= hits - 1;
-                    if let Ok(g) = groups.binary_search_by_key(&fact, |g| g.0) {
-                        check(&groups[g]);
-                    }
+                    let group =
+                        &groups[bits_before + (m & ((1u64 << bit) - 1)).count_ones() as usize];
+                    debug_assert_eq!(group.0, (w * 64) as FactId + bit);
+                    check(group);
                 }
+                bits_before += m.count_ones() as usize;
             }
             if let Some(always) = groups.last().filter(|g| g.0 == ALWAYS) {
                 check(always);
@@ -713,6 +768,70 @@ mod tests {
             fluents: &[],
         };
         assert!(v.has(0) && v.has(1) && v.has(2) && !v.has(3));
+    }
+
+    #[test]
+    fn fired_effects_are_exactly_those_whose_condition_holds() {
+        // Operators with few groups of conditional effects (checked one
+        // group at a time) and with many (found through the trigger
+        // mask), conditions of up to three positive and two negative
+        // facts over three state words, some without a positive fact.
+        let facts = 150;
+        let mut rng = crate::testing::Lcg(11);
+        let mut b = TaskBuilder::new(facts);
+        let mut negative = Vec::new();
+        for (o, effects) in [3, 40, 120].into_iter().enumerate() {
+            let op = b.op(&format!("o{o}"), &[], &[], &[]);
+            for _ in 0..effects {
+                let pos: Vec<FactId> = (0..rng.below(4)).map(|_| rng.below(facts as u32)).collect();
+                b.cond(op, &pos, &[rng.below(facts as u32)], &[]);
+                let neg: Vec<FactId> = (0..rng.below(3)).map(|_| rng.below(facts as u32)).collect();
+                negative.push((op, neg));
+            }
+        }
+        let mut task = b.build(&[], &[]);
+        let mut index = vec![0; task.operators.len()];
+        for (op, neg) in negative {
+            let i = &mut index[op as usize];
+            task.operators[op as usize].conditional[*i].condition.neg = neg;
+            *i += 1;
+        }
+        let space = StateSpace::new(&task);
+        assert!(space.triggers.mask_starts.iter().any(|&m| m != u32::MAX));
+        let words = space.layout.fact_words();
+        let mut fired = Vec::new();
+        for _ in 0..500 {
+            // Each fact true with probability 1/2, 1/4 or 3/4.
+            let density = rng.below(3);
+            let state: Vec<u64> = (0..words)
+                .map(|_| {
+                    let mut w = 0;
+                    for bit in 0..64 {
+                        let r = rng.below(4);
+                        if (density == 0 && r < 2)
+                            || (density == 1 && r == 0)
+                            || (density == 2 && r > 0)
+                        {
+                            w |= 1 << bit;
+                        }
+                    }
+                    w
+                })
+                .collect();
+            let view = StateView {
+                facts: &state,
+                fluents: &[],
+            };
+            for (op, operator) in task.operators.iter().enumerate() {
+                space
+                    .triggers
+                    .fired(&task, op as OperatorId, &view, &mut fired);
+                let expected: Vec<u32> = (0..operator.conditional.len() as u32)
+                    .filter(|&e| view.satisfies(&operator.conditional[e as usize].condition))
+                    .collect();
+                assert_eq!(fired, expected, "operator {op}");
+            }
+        }
     }
 
     #[test]
