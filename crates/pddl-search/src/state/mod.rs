@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use hashbrown::HashTable;
 use pddl_ground::Task;
-use pddl_ground::task::{Conjunction, FactId, FluentId, NumExpr};
+use pddl_ground::task::{Conjunction, FactId, FluentId, NumCondition, NumExpr};
 
 use crate::symmetry::{KeyScratch, Symmetry};
 pub use packing::StatePacking;
@@ -276,9 +276,19 @@ impl StateView<'_> {
 
     /// Whether every condition of the conjunction holds.
     pub fn satisfies(&self, c: &Conjunction) -> bool {
-        c.pos.iter().all(|&f| self.has(f))
-            && c.neg.iter().all(|&f| !self.has(f))
-            && c.numeric.iter().all(|n| n.holds(self.fluents))
+        self.facts_hold(&c.pos, &c.neg) && self.numeric_hold(&c.numeric)
+    }
+
+    /// Whether every fact of `pos` is true and every fact of `neg` false.
+    #[inline]
+    pub fn facts_hold(&self, pos: &[FactId], neg: &[FactId]) -> bool {
+        pos.iter().all(|&f| self.has(f)) && neg.iter().all(|&f| !self.has(f))
+    }
+
+    /// Whether every numeric comparison of `numeric` holds.
+    #[inline]
+    pub fn numeric_hold(&self, numeric: &[NumCondition]) -> bool {
+        numeric.iter().all(|n| n.holds(self.fluents))
     }
 
     /// Number of conditions of the conjunction that do not hold.

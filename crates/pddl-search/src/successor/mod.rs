@@ -406,14 +406,10 @@ impl EffectTriggers {
                     &self.condition_facts[effect.facts_start as usize..effect.facts_end as usize];
                 let (pos, neg) =
                     facts.split_at((effect.negative_start - effect.facts_start) as usize);
-                let holds = pos.iter().all(|&f| state.has(f))
-                    && neg.iter().all(|&f| !state.has(f))
+                let holds = state.facts_hold(pos, neg)
                     && (!effect.numeric
-                        || conditional[effect.index as usize]
-                            .condition
-                            .numeric
-                            .iter()
-                            .all(|n| n.holds(state.fluents)));
+                        || state
+                            .numeric_hold(&conditional[effect.index as usize].condition.numeric));
                 if holds {
                     out.push(effect.index);
                 }
@@ -779,22 +775,16 @@ mod tests {
         let facts = 150;
         let mut rng = crate::testing::Lcg(11);
         let mut b = TaskBuilder::new(facts);
-        let mut negative = Vec::new();
         for (o, effects) in [3, 40, 120].into_iter().enumerate() {
             let op = b.op(&format!("o{o}"), &[], &[], &[]);
             for _ in 0..effects {
                 let pos: Vec<FactId> = (0..rng.below(4)).map(|_| rng.below(facts as u32)).collect();
                 b.cond(op, &pos, &[rng.below(facts as u32)], &[]);
-                let neg: Vec<FactId> = (0..rng.below(3)).map(|_| rng.below(facts as u32)).collect();
-                negative.push((op, neg));
             }
         }
         let mut task = b.build(&[], &[]);
-        let mut index = vec![0; task.operators.len()];
-        for (op, neg) in negative {
-            let i = &mut index[op as usize];
-            task.operators[op as usize].conditional[*i].condition.neg = neg;
-            *i += 1;
+        for effect in task.operators.iter_mut().flat_map(|o| &mut o.conditional) {
+            effect.condition.neg = (0..rng.below(3)).map(|_| rng.below(facts as u32)).collect();
         }
         let space = StateSpace::new(&task);
         assert!(space.triggers.mask_starts.iter().any(|&m| m != u32::MAX));
