@@ -284,6 +284,44 @@ fn anytime_plans_are_no_costlier_than_the_defaults() {
     }
 }
 
+/// Where lazy greedy search with h_FF wanders and the climb gets stuck
+/// (depot p04: a first plan of 33 after about 8 000 evaluations, 37 274 in
+/// the whole run), the landmark probe finds a first plan within its 1 000
+/// evaluations, and the default ends with the optimal 30 after a fraction
+/// of the evaluations. Where the probe spends its budget (depot p05), the
+/// turns run from the start as without it: the same first plan.
+#[test]
+fn the_landmark_probe_decides_where_h_ff_wanders_and_leaves_the_first_plan_where_it_fails() {
+    let Some(root) = benchmarks() else { return };
+    let default = SearchOptions::satisficing_default();
+    let without_probe = |options: &SearchOptions| SearchOptions {
+        landmark_fallback: false,
+        ..options.clone()
+    };
+    let (domain, problem) = paths(&root, "depot", "p04.pddl");
+    assert_eq!(solve_and_validate(&domain, &problem, &default), Some(30));
+    let evaluated = |options: &SearchOptions| {
+        let solution = solve(&domain, &problem, options);
+        assert_eq!(solution.result.plan.map(|plan| plan.cost), Some(30));
+        solution.result.statistics.evaluated
+    };
+    let (with, without) = (evaluated(&default), evaluated(&without_probe(&default)));
+    assert!(with * 3 < without, "{with} evaluations against {without}");
+    let first_plan = SearchOptions {
+        improve_plans: false,
+        ..default
+    };
+    let (domain, problem) = paths(&root, "depot", "p05.pddl");
+    let operators = |options: &SearchOptions| {
+        let solution = solve(&domain, &problem, options);
+        solution.result.plan.expect("solved").operators
+    };
+    assert_eq!(
+        operators(&first_plan),
+        operators(&without_probe(&first_plan))
+    );
+}
+
 /// After a short search the neighbourhood search on the final plan still
 /// gets enough operator applications to find a shortcut where the plan is
 /// far above its lower bound: depot p02's search generates 990 states,

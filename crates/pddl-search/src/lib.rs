@@ -41,7 +41,8 @@ use heuristics::CostType;
 use open_lists::{AlternationOpenList, BucketOpenList, KeyOrderedOpenList};
 pub use options::{
     BACKGROUND_DELAY, Engine, HILL_CLIMBING_AFTER, HILL_CLIMBING_EVALUATIONS,
-    HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT, HeuristicKind, SearchOptions, UnknownName,
+    HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT, HeuristicKind, LANDMARK_PROBE_EVALUATIONS,
+    SearchOptions, UnknownName,
 };
 pub use result::{
     NoObserver, Outcome, Plan, Progress, ProgressReason, SearchObserver, SearchResult, Statistics,

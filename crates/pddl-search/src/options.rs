@@ -184,6 +184,12 @@ pub(crate) const DEFAULT_FALLBACK_EVALUATIONS: u64 = 50_000;
 /// rovers), so only searches that take longer pay for a climb that fails.
 pub const HILL_CLIMBING_AFTER: u64 = 1_000;
 
+/// Heuristic evaluations of the landmark probe: after the first
+/// [`HILL_CLIMBING_AFTER`] evaluations without a plan, and before the
+/// climb, the first search with landmark count in place of h_FF gets
+/// this many (see [`SearchOptions::hill_climbing_after`]).
+pub const LANDMARK_PROBE_EVALUATIONS: u64 = 1_000;
+
 /// Heuristic evaluations the hill-climbing gets
 /// ([`SearchOptions::hill_climbing_after`]). Where it climbs it has needed
 /// far fewer (driverlog p02: a first plan after about 150, where lazy
@@ -265,6 +271,8 @@ pub struct SearchOptions {
     /// h_FF and landmark count ([`HeuristicKind::Lama`]) a turn of as
     /// many before going on (see `first_search` in the `turns` module;
     /// ignored on tasks with numeric conditions, which landmarks ignore).
+    /// It also allows the landmark probe after a stuck climb
+    /// ([`SearchOptions::hill_climbing_after`]).
     pub landmark_fallback: bool,
     /// Greedy search with preferred operators: once the configured search
     /// has made this many heuristic evaluations without a plan, it stops
@@ -277,9 +285,15 @@ pub struct SearchOptions {
     /// and, per state the climb evaluated, as many as the configured search
     /// makes per state); without one, the turns run from the start as they
     /// would have without the climb (the evaluations of both counting as a
-    /// turn that ended without a plan). Tasks solved within this many
-    /// evaluations get exactly the plan they got without the climb. `None`:
-    /// no climb.
+    /// turn that ended without a plan). Where the climb is stuck or has
+    /// spent its evaluations and `landmark_fallback` applies, the landmark
+    /// probe follows: the configured search with landmark count in place
+    /// of h_FF for [`LANDMARK_PROBE_EVALUATIONS`]; its plan is the first
+    /// plan (the restarts' budget counting its own evaluations as the
+    /// deciding turn's, those before it as a turn that ended without a
+    /// plan); without one, the turns run from the start. Tasks solved
+    /// within this many evaluations get exactly the plan they got without
+    /// the climb. `None`: no climb and no probe.
     pub hill_climbing_after: Option<u64>,
     /// If the first search (and the landmark turn) has no plan after
     /// [`SearchOptions::fallback_evaluations`] each, go on with greedy

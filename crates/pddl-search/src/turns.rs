@@ -20,7 +20,10 @@ use std::time::{Duration, Instant};
 use pddl_ground::Task;
 
 use crate::heuristics::CostType;
-use crate::options::{HILL_CLIMBING_EVALUATIONS, HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT};
+use crate::options::{
+    HILL_CLIMBING_EVALUATIONS, HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT,
+    LANDMARK_PROBE_EVALUATIONS,
+};
 use crate::search_algorithms::hill_climbing::{self, Climb};
 use crate::search_algorithms::{IterationResult, MemoryShare, Monitor, available_cores};
 use crate::successor::StateSpace;
@@ -67,11 +70,12 @@ pub(crate) fn first_search(
 
 /// The configured search for [`SearchOptions::hill_climbing_after`]
 /// evaluations, then hill-climbing (greedy search with a heuristic that
-/// has preferred operators): ends the first search where either finds a
-/// plan or a limit or the caller stops it; `None` when the climb is stuck
-/// or has spent [`HILL_CLIMBING_EVALUATIONS`] (and the
-/// [`HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT`] it earned), leaving the task to the
-/// turns.
+/// has preferred operators), then, where the climb is stuck or has spent
+/// [`HILL_CLIMBING_EVALUATIONS`] (and the
+/// [`HILL_CLIMBING_EVALUATIONS_PER_IMPROVEMENT`] it earned), the
+/// [`landmark_probe`]: ends the first search where one of them finds a
+/// plan or a limit or the caller stops it; `None` when none decides,
+/// leaving the task to the turns.
 fn climb(
     space: &mut StateSpace<'_>,
     options: &SearchOptions,
@@ -119,8 +123,52 @@ fn climb(
                 deciding_turn_evaluated: climb_start - start + per_state * climbed,
             })
         }
-        _ => None,
+        _ => landmark_probe(space, options, monitor),
     }
+}
+
+/// The configured search with landmark count in place of h_FF, for
+/// [`LANDMARK_PROBE_EVALUATIONS`], where the landmark turn would apply
+/// (see [`landmarks_apply`]): ends the first search where it finds a plan
+/// or a limit or the caller stops it; `None` when it spends its budget or
+/// calls the task unsolvable (landmark count's dead ends are not trusted
+/// as a proof), leaving the task to the turns. Where the relaxed plans
+/// of h_FF lead greedy search astray for long, landmarks often go
+/// straight to a plan (depot p04: 474 evaluations, where lazy greedy
+/// search with h_FF needs about 8 000 and the climb gets stuck); where
+/// they do not, the probe costs its landmark graph and evaluations
+/// (visitall problem48: 0.29 s of 1.66 s, most of it finding landmarks).
+fn landmark_probe(
+    space: &mut StateSpace<'_>,
+    options: &SearchOptions,
+    monitor: &mut Monitor<'_>,
+) -> Option<FirstSearch> {
+    if !landmarks_apply(space.task, options) {
+        return None;
+    }
+    let probe = SearchOptions {
+        heuristic: HeuristicKind::LmCount,
+        ..options.clone()
+    };
+    let (decided, budget_spent) = with_budget(monitor, LANDMARK_PROBE_EVALUATIONS, |monitor| {
+        FirstSearch::of_turn(monitor, |monitor| run_engine(space, &probe, monitor))
+    });
+    monitor.reset_iteration();
+    let ends = decided.result.plan.is_some()
+        || !(budget_spent || decided.result.outcome == Outcome::Unsolvable);
+    ends.then_some(decided)
+}
+
+/// Whether landmark count may stand in for h_FF on `task` (the landmark
+/// turn and the landmark probe): greedy search with h_FF and the
+/// landmark fallback, on a task without numeric conditions, which
+/// landmarks ignore.
+fn landmarks_apply(task: &Task, options: &SearchOptions) -> bool {
+    let greedy = matches!(options.engine, Engine::LazyGreedy | Engine::EagerGreedy);
+    options.landmark_fallback
+        && options.heuristic == HeuristicKind::HFF
+        && greedy
+        && !has_numeric_conditions(task)
 }
 
 /// Runs `search` with `budget` more heuristic evaluations; returns its
@@ -176,11 +224,7 @@ impl Turns {
         // Landmarks and h² both ignore numeric conditions.
         let numeric = has_numeric_conditions(task);
         let mut first = vec![options.clone()];
-        if options.landmark_fallback
-            && options.heuristic == HeuristicKind::HFF
-            && greedy
-            && !numeric
-        {
+        if landmarks_apply(task, options) {
             first.push(SearchOptions {
                 heuristic: HeuristicKind::Lama,
                 ..options.clone()

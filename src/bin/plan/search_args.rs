@@ -8,8 +8,8 @@ use planner::search::{Engine, HeuristicKind, SearchOptions};
 pub struct SearchArgs {
     /// Search algorithm: bfs, astar, wastar, eager-greedy, lazy-greedy.
     /// With --search, --heuristic or --weight the search runs as named,
-    /// without the default's hill-climbing and fallback turns (landmarks,
-    /// novelty).
+    /// without the default's hill-climbing, landmark probe and fallback
+    /// turns (landmarks, novelty).
     #[arg(long, value_name = "ALGORITHM")]
     pub search: Option<Engine>,
     /// Heuristic: blind, goalcount, hmax, hadd, hff, lmcut, pdb (pattern
