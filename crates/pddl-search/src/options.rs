@@ -184,10 +184,10 @@ pub(crate) const DEFAULT_FALLBACK_EVALUATIONS: u64 = 50_000;
 /// rovers), so only searches that take longer pay for a climb that fails.
 pub const HILL_CLIMBING_AFTER: u64 = 1_000;
 
-/// Heuristic evaluations of the landmark probe: after the first
-/// [`HILL_CLIMBING_AFTER`] evaluations without a plan, and before the
-/// climb, the first search with landmark count in place of h_FF gets
-/// this many (see [`SearchOptions::hill_climbing_after`]).
+/// Heuristic evaluations of the landmark probe: where the hill-climbing
+/// after the first [`HILL_CLIMBING_AFTER`] evaluations is stuck or has
+/// spent its own, the first search with landmark count in place of h_FF
+/// gets this many (see [`SearchOptions::hill_climbing_after`]).
 pub const LANDMARK_PROBE_EVALUATIONS: u64 = 1_000;
 
 /// Heuristic evaluations the hill-climbing gets

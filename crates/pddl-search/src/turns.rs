@@ -154,9 +154,24 @@ fn landmark_probe(
         FirstSearch::of_turn(monitor, |monitor| run_engine(space, &probe, monitor))
     });
     monitor.reset_iteration();
-    let ends = decided.result.plan.is_some()
-        || !(budget_spent || decided.result.outcome == Outcome::Unsolvable);
-    ends.then_some(decided)
+    ends_first_search(&decided.result, budget_spent, false).then_some(decided)
+}
+
+/// Whether a budgeted turn's `result` ends the first search: a plan, a
+/// limit or the caller's stop, but not its budget spent (`budget_spent`),
+/// nor a search space exhausted by a turn whose dead ends are not trusted
+/// as a proof (`trusted_dead_ends` false: landmark count's).
+fn ends_first_search(
+    result: &IterationResult,
+    budget_spent: bool,
+    trusted_dead_ends: bool,
+) -> bool {
+    match result.outcome {
+        _ if result.plan.is_some() => true,
+        Outcome::Unsolvable => trusted_dead_ends,
+        Outcome::TimeLimit => !budget_spent,
+        _ => true,
+    }
 }
 
 /// Whether landmark count may stand in for h_FF on `task` (the landmark
@@ -272,16 +287,9 @@ fn run_first_turns(
         let (decided, budget_spent) = with_budget(monitor, budget, |monitor| {
             FirstSearch::of_turn(monitor, |monitor| run_engine(space, turn_options, monitor))
         });
-        let result = &decided.result;
-        let ends = match result.outcome {
-            _ if result.plan.is_some() => true,
-            // Only the configured search's dead ends are trusted as a
-            // proof (landmark count's are not).
-            Outcome::Unsolvable => turn == 0,
-            Outcome::TimeLimit => !budget_spent,
-            _ => true,
-        };
-        if ends {
+        // Only the configured search's dead ends are trusted as a proof
+        // (landmark count's are not).
+        if ends_first_search(&decided.result, budget_spent, turn == 0) {
             return Some(decided);
         }
     }
